@@ -1,0 +1,257 @@
+/**
+ * The public tool contract (see docs/tool-contract.md, mirrored from the design's tool-design.md).
+ * Every shape the model or the CLI's --json sees is declared here; nothing else is public.
+ */
+
+export type BranchState = "selected" | "alternate" | "unknown";
+export type SelectionState = "direct" | "summarized" | "not-selected" | "not-applicable" | "unknown";
+
+/** Kinds of semantic fragment a persisted entry is projected into. */
+export type SemanticKind =
+	| "user_text"
+	| "assistant_text"
+	| "tool_call"
+	| "tool_result"
+	| "bash_command"
+	| "bash_output"
+	| "compaction_summary"
+	| "branch_summary"
+	| "custom_message"
+	| "label"
+	| "session_name"
+	| "custom_data";
+
+export const SEMANTIC_KINDS: readonly SemanticKind[] = [
+	"user_text",
+	"assistant_text",
+	"tool_call",
+	"tool_result",
+	"bash_command",
+	"bash_output",
+	"compaction_summary",
+	"branch_summary",
+	"custom_message",
+	"label",
+	"session_name",
+	"custom_data",
+];
+
+/** Tools whose calls and results are suppressed from ordinary search results. */
+export const RETRIEVAL_TOOL_NAMES: readonly string[] = ["event_search", "event_read", "event_trace"];
+
+/** What the index covers right now; every tool result carries one. */
+export interface Coverage {
+	/** Session files discovered (or recorded) so far. */
+	known: number;
+	/** Files whose checkpoint is at their current end. */
+	indexed: number;
+	/** Files discovered but not yet (fully) indexed. */
+	pending: number;
+	/** Files whose last sync failed. */
+	failed: number;
+	/** A rebuild of the store is in progress. */
+	rebuilding: boolean;
+	/** True while anything above makes answers incomplete. */
+	partial: boolean;
+	/** Human-readable one-liner, e.g. "partial: 120 of 340 sessions indexed, catch-up running". */
+	note?: string;
+}
+
+export interface EventSearchRequest {
+	query: string;
+	sessionId?: string;
+	cwd?: string;
+	kinds?: string[];
+	roles?: string[];
+	toolNames?: string[];
+	errorOnly?: boolean;
+	time?: { from?: string; to?: string };
+	branchStates?: BranchState[];
+	selectionStates?: SelectionState[];
+}
+
+export interface EventSearchHit {
+	sessionId: string;
+	sessionName?: string;
+	cwd: string;
+	entryId: string;
+	entryType: string;
+	matchingFragmentId: string;
+	semanticKind: string;
+	timestamp: string;
+	branchState: BranchState;
+	selectionState: SelectionState;
+	snippet: string;
+	matchingFragmentCount: number;
+	/** Bounded list of the other matching fragment ids of this event. */
+	otherFragmentIds?: string[];
+	role?: string;
+	toolName?: string;
+	isError?: boolean;
+}
+
+export interface EventSearchResult {
+	hits: EventSearchHit[];
+	/** Hits beyond the service-owned limit were left out. */
+	truncated: boolean;
+	limit: number;
+	coverage: Coverage;
+}
+
+/** Head/tail preview of a long text, ranges in Unicode code points. */
+export interface TextPreview {
+	text: string;
+	totalChars: number;
+	shownRanges: Array<{ start: number; end: number }>;
+	omittedRanges: Array<{ start: number; end: number }>;
+	truncated: boolean;
+}
+
+export interface EventRef {
+	sessionId: string;
+	entryId: string;
+}
+
+export interface BranchForkReceipt {
+	kind: "in-session" | "session-fork";
+	at: EventRef;
+	candidates: EventRef[];
+	chosen?: EventRef;
+}
+
+export interface EventReadRequest {
+	sessionId: string;
+	entryId: string;
+	/** Read one fragment through a fixed-size window instead of previews of all fragments. */
+	matchingFragmentId?: string;
+	/** Code-point offset of the window inside the targeted fragment. */
+	offset?: number;
+	before?: number;
+	after?: number;
+	order?: "branch" | "append";
+}
+
+export interface EventMetadata {
+	sessionId: string;
+	sessionName?: string;
+	cwd: string;
+	entryId: string;
+	parentId: string | null;
+	entryType: string;
+	role?: string;
+	toolName?: string;
+	toolCallId?: string;
+	isError?: boolean;
+	timestamp: string;
+	branchState: BranchState;
+	selectionState: SelectionState;
+	onLeafPath: boolean;
+	labels?: string[];
+	/** Small metadata: model change, thinking level, exit code, custom type, stop reason … */
+	attributes?: Record<string, string | number | boolean | null>;
+}
+
+export interface FragmentView {
+	fragmentId: string;
+	semanticKind: SemanticKind;
+	toolName?: string;
+	text: TextPreview;
+}
+
+export interface FragmentWindow {
+	fragmentId: string;
+	semanticKind: SemanticKind;
+	offset: number;
+	text: string;
+	totalChars: number;
+	range: { start: number; end: number };
+	hasBefore: boolean;
+	hasAfter: boolean;
+}
+
+export interface NeighborEvent {
+	event: EventMetadata;
+	/** One short preview of the event's first fragment. */
+	preview?: TextPreview;
+	relation: "before" | "after";
+}
+
+export interface EventReadResult {
+	event: EventMetadata;
+	fragments: FragmentView[];
+	fragmentCoverage: { total: number; returned: number; omitted: number; truncated: boolean };
+	window?: FragmentWindow;
+	neighbors: NeighborEvent[];
+	order: "branch" | "append";
+	forks: BranchForkReceipt[];
+	coverage: Coverage;
+}
+
+export interface TraceNode {
+	sessionId: string;
+	entryId: string;
+	entryType: string;
+	role?: string;
+	toolName?: string;
+	timestamp: string;
+	branchState: BranchState;
+	selectionState: SelectionState;
+	/** The node lies on the path from a root to the materialized leaf, or leads toward it. */
+	towardLeaf: boolean;
+	preview?: TextPreview;
+}
+
+export type TraceEdgeKind =
+	| "parent"
+	| "child"
+	| "branch-sibling"
+	| "tool-call"
+	| "tool-result"
+	| "compaction-kept"
+	| "compacted-by"
+	| "branch-summary-from"
+	| "summarized-by"
+	| "label"
+	| "labels"
+	| "file"
+	| "session-fork-parent"
+	| "session-fork-child";
+
+export interface TraceEdge {
+	kind: TraceEdgeKind;
+	node?: TraceNode;
+	/** File evidence has a path, not a node. */
+	file?: string;
+	/** Derived rather than backed by a recorded field. */
+	inferred: boolean;
+	derived?: boolean;
+	depth?: number;
+}
+
+export interface EventTrace {
+	target: TraceNode;
+	parent?: TraceEdge;
+	children: TraceEdge[];
+	branchSiblings: TraceEdge[];
+	related: TraceEdge[];
+	truncated: boolean;
+	coverage: Coverage;
+}
+
+export interface SessionLineageNode {
+	sessionId: string;
+	sessionName?: string;
+	cwd: string;
+	timestamp: string;
+	generation: number;
+}
+
+export interface SessionLineage {
+	session: SessionLineageNode;
+	ancestors: SessionLineageNode[];
+	descendants: SessionLineageNode[];
+	truncated: boolean;
+}
+
+/** The one public failure for missing and unauthorized targets alike. */
+export const NOT_FOUND_MESSAGE = "No such event in the sessions this workspace may read.";

@@ -1,0 +1,67 @@
+/** Shapes produced by the session-file parser (pure; no I/O). */
+
+/** The first line of a session file. v1 headers have no `version`. */
+export interface SessionHeader {
+	id: string;
+	/** 1 when the header has no version field. */
+	version: number;
+	timestamp: string;
+	cwd: string;
+	parentSession?: string;
+	/** Legacy v1 fields, kept for metadata only. */
+	branchedFrom?: string;
+}
+
+/** A JSON line that did not become an entry, with where it was. */
+export interface SkipReceipt {
+	/** 1-based line number in the file. */
+	lineNo: number;
+	byteStart: number;
+	/** Exclusive, including the line's `\n`. */
+	byteEnd: number;
+	reason: string;
+}
+
+/**
+ * One persisted entry (every non-header line that parsed), normalized so v1/v2/v3 look alike.
+ * `raw` is the parsed JSON object; projection reads the typed fields below first.
+ */
+export interface ParsedEntry {
+	/** Position among entries in file order, 0-based, header excluded. Stable across appends. */
+	seq: number;
+	lineNo: number;
+	byteStart: number;
+	byteEnd: number;
+	/** Real id for v2/v3; derived (`v1-<ordinal>`) for v1 lines. */
+	id: string;
+	parentId: string | null;
+	type: string;
+	timestamp: string;
+	raw: Record<string, unknown>;
+}
+
+/**
+ * State carried between chunks of one file, so a file can be parsed incrementally from a checkpoint.
+ * Stored in the checkpoint as JSON.
+ */
+export interface ParseState {
+	/** Byte offset of the next unparsed byte (just past the last complete line). */
+	byteOffset: number;
+	/** Number of lines consumed so far (blank and bad lines included). */
+	lineCount: number;
+	/** Number of entries emitted so far (the next entry's `seq`). */
+	entryCount: number;
+	/** Pi's entry ordinal for v1 (header = 0, every parsed JSON object counts). */
+	v1Ordinal: number;
+	/** v1: id of the previous entry, which is the next entry's parent. */
+	v1PrevId: string | null;
+	header?: SessionHeader;
+}
+
+export interface ParseChunkResult {
+	entries: ParsedEntry[];
+	receipts: SkipReceipt[];
+	/** Header seen in this chunk (first header line only; repeated headers yield receipts). */
+	header?: SessionHeader;
+	state: ParseState;
+}

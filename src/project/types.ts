@@ -1,0 +1,55 @@
+/** Shapes produced by the projector and the tree-state computation (pure; no I/O). */
+import type { BranchState, SelectionState, SemanticKind } from "../contract.js";
+
+/** One searchable piece of an event. Never contains assistant reasoning or image bytes. */
+export interface ProjectedFragment {
+	/** 0-based position within its event; the public id is `${entryId}#${ord}`. */
+	ord: number;
+	kind: SemanticKind;
+	text: string;
+	/** Length of `text` in Unicode code points. */
+	charCount: number;
+	toolName?: string;
+	toolCallId?: string;
+}
+
+/** One public event = one persisted entry. */
+export interface ProjectedEvent {
+	seq: number;
+	entryId: string;
+	parentId: string | null;
+	entryType: string;
+	role?: string;
+	toolName?: string;
+	/** toolResult: the call it answers. */
+	toolCallId?: string;
+	isError: boolean;
+	timestamp: string;
+	lineNo: number;
+	byteStart: number;
+	byteEnd: number;
+	/** compaction → firstKeptEntryId, branch_summary → fromId, label → targetId. */
+	linkId?: string;
+	/** Small scalar metadata (model, thinking level, exit code, custom type, stop reason…). */
+	attributes: Record<string, string | number | boolean | null>;
+	/** Paths named by tool arguments or summary details (file evidence for traces). */
+	files: string[];
+	/** session_info: the name it sets ("" clears). */
+	sessionName?: string;
+	fragments: ProjectedFragment[];
+}
+
+/** The minimum of an event that tree-state computation needs. */
+export interface TreeNode {
+	seq: number;
+	entryId: string;
+	parentId: string | null;
+	entryType: string;
+	/** compaction: firstKeptEntryId; branch_summary: fromId. */
+	linkId?: string | null;
+}
+
+export interface TreeStates {
+	branchState: BranchState;
+	selectionState: SelectionState;
+}
