@@ -1,0 +1,12 @@
+/** The query services: search, read, trace and session lineage over the persistent index. */
+export { authorizedRoots, findWorkspaceRoot } from "./authorize.js";
+export type { Budgets } from "./budgets.js";
+export { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "./budgets.js";
+export type { AuthorizationConfig, CallerContext } from "./caller.js";
+export type { QueryDb } from "./db.js";
+export { QueryError } from "./errors.js";
+export { type SessionLineageRequest, traceSession } from "./lineage.js";
+export { readEvent } from "./read.js";
+export { defaultCoverage, type QueryOptions } from "./rows.js";
+export { SEARCH_CANDIDATE_LIMIT, searchEvents } from "./search.js";
+export { type EventTraceRequest, traceEvent } from "./trace.js";

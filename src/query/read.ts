@@ -1,0 +1,278 @@
+/**
+ * readEvent: one authorized event with bounded fragments (head/tail previews, or one movable window of a targeted
+ * fragment), branch-aware or append-order neighbours, and fork receipts. Index-only; every lookup is indexed, so
+ * the cost depends on the requested window, not on the session's length.
+ */
+import type {
+	BranchForkReceipt,
+	EventReadRequest,
+	EventReadResult,
+	EventRef,
+	FragmentView,
+	FragmentWindow,
+	NeighborEvent,
+} from "../contract.js";
+import { previewText, windowText } from "../text/preview.js";
+import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
+import type { CallerContext } from "./caller.js";
+import { all, type QueryDb } from "./db.js";
+import { invalid, notFound } from "./errors.js";
+import { childSources, forkAnchor, parentSource } from "./forks.js";
+import {
+	childrenOf,
+	coverageOf,
+	EVENT_COLUMNS,
+	type EventLite,
+	eventById,
+	FORK_CANDIDATE_CAP,
+	findVisibleSourceForEntry,
+	firstPreview,
+	fragmentByOrd,
+	fragmentCount,
+	fragmentsOf,
+	type QueryOptions,
+	refOf,
+	type SourceLite,
+	toMetadata,
+} from "./rows.js";
+
+/** Parses and checks a public fragment id `${entryId}#${ord}` against the target entry. */
+function parseFragmentId(fragmentId: string, entryId: string): number {
+	const hash = fragmentId.lastIndexOf("#");
+	const ord = hash > 0 ? Number(fragmentId.slice(hash + 1)) : Number.NaN;
+	if (hash <= 0 || fragmentId.slice(0, hash) !== entryId || !Number.isInteger(ord) || ord < 0) {
+		throw invalid(`"matchingFragmentId" must be a fragment of entry ${entryId}, like "${entryId}#0".`);
+	}
+	return ord;
+}
+
+function neighbourCount(name: string, value: unknown, fallback: number, max: number): number {
+	if (value === undefined || value === null) return Math.min(fallback, max);
+	if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+		throw invalid(`"${name}" must be a non-negative integer.`);
+	}
+	// Callers may ask for fewer, never for more than the configured maximum.
+	return Math.min(value, max);
+}
+
+/** Branch-order walk: predecessors by parentId, successors toward the leaf or along a sole-child chain. */
+function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number) {
+	const forks: BranchForkReceipt[] = [];
+	const predecessors: EventLite[] = [];
+	let cur = target;
+	for (let i = 0; i < before && cur.parentId !== null; i++) {
+		const parent = eventById(db, source.id, cur.parentId);
+		if (parent === undefined) break;
+		const kids = childrenOf(db, source.id, parent.entryId, FORK_CANDIDATE_CAP);
+		if (kids.length > 1) {
+			forks.push({
+				kind: "in-session",
+				at: refOf(source, parent.entryId),
+				candidates: kids.map((k) => refOf(source, k.entryId)),
+				chosen: refOf(source, cur.entryId),
+			});
+		}
+		predecessors.unshift(parent);
+		cur = parent;
+	}
+	const successors: EventLite[] = [];
+	const towardLeaf = target.branchState === "selected";
+	cur = target;
+	for (let i = 0; i < after; i++) {
+		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP);
+		if (kids.length === 0) break;
+		let next: EventLite | undefined;
+		if (towardLeaf) {
+			const onPath = kids.filter((k) => k.branchState === "selected");
+			next = onPath[onPath.length - 1];
+		} else if (kids.length === 1) next = kids[0];
+		if (kids.length > 1) {
+			const receipt: BranchForkReceipt = {
+				kind: "in-session",
+				at: refOf(source, cur.entryId),
+				candidates: kids.map((k) => refOf(source, k.entryId)),
+			};
+			if (next) receipt.chosen = refOf(source, next.entryId);
+			forks.push(receipt);
+		}
+		if (next === undefined) break;
+		successors.push(next);
+		cur = next;
+	}
+	return { predecessors, successors, forks };
+}
+
+/** Append-order neighbours: the file's previous and next entries, whatever their branch. */
+function appendWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number) {
+	const predecessors = all<EventLite>(
+		db,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq < ? ORDER BY e.seq DESC LIMIT ?`,
+		[source.id, target.seq, before],
+	).reverse();
+	const successors = all<EventLite>(
+		db,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?`,
+		[source.id, target.seq, after],
+	);
+	return { predecessors, successors, forks: [] as BranchForkReceipt[] };
+}
+
+/**
+ * Session-fork receipts for the entries of the window: child sessions copied from this one that diverge at one of
+ * them, and this session's own divergence from its parent. Only indexed, authorized sessions take part.
+ */
+export function sessionForkReceipts(
+	db: QueryDb,
+	auth: AuthorizedRoots,
+	source: SourceLite,
+	window: EventLite[],
+	continuationOf: (entryId: string) => string | undefined,
+): BranchForkReceipt[] {
+	const ids = new Set(window.map((e) => e.entryId));
+	const byAnchor = new Map<string, BranchForkReceipt>();
+	for (const child of childSources(db, auth, source)) {
+		const anchor = forkAnchor(db, child, source);
+		if (anchor === undefined || !ids.has(anchor.anchorEntryId) || !child.sessionId) continue;
+		let receipt = byAnchor.get(anchor.anchorEntryId);
+		if (receipt === undefined) {
+			receipt = { kind: "session-fork", at: refOf(source, anchor.anchorEntryId), candidates: [] };
+			const own = continuationOf(anchor.anchorEntryId);
+			if (own !== undefined) {
+				receipt.candidates.push(refOf(source, own));
+				receipt.chosen = refOf(source, own);
+			}
+			byAnchor.set(anchor.anchorEntryId, receipt);
+		}
+		receipt.candidates.push(refOf(child, anchor.childContinuationId ?? anchor.anchorEntryId));
+	}
+	const receipts = [...byAnchor.values()];
+	const parent = parentSource(db, auth, source);
+	if (parent?.sessionId) {
+		const anchor = forkAnchor(db, source, parent);
+		if (anchor !== undefined && ids.has(anchor.anchorEntryId)) {
+			const candidates: EventRef[] = [];
+			const parentNext = childrenOf(db, parent.id, anchor.anchorEntryId, FORK_CANDIDATE_CAP);
+			const parentChosen =
+				parentNext.filter((k) => k.branchState === "selected").pop() ??
+				(parentNext.length === 1 ? parentNext[0] : undefined);
+			if (parentChosen) candidates.push(refOf(parent, parentChosen.entryId));
+			const receipt: BranchForkReceipt = {
+				kind: "session-fork",
+				// The parent-session event is the canonical identity of the fork point.
+				at: refOf(parent, anchor.anchorEntryId),
+				candidates,
+			};
+			if (anchor.childContinuationId) {
+				candidates.push(refOf(source, anchor.childContinuationId));
+				receipt.chosen = refOf(source, anchor.childContinuationId);
+			}
+			receipts.push(receipt);
+		}
+	}
+	return receipts;
+}
+
+/** Read one event; throws QueryError for invalid requests and the one not-found failure for missing/unauthorized. */
+export function readEvent(
+	db: QueryDb,
+	req: EventReadRequest,
+	caller: CallerContext,
+	options: QueryOptions = {},
+): EventReadResult {
+	if (req === null || typeof req !== "object") throw invalid("The read request must be an object.");
+	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalid('"sessionId" is required.');
+	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalid('"entryId" is required.');
+	const order = req.order ?? "branch";
+	if (order !== "branch" && order !== "append") throw invalid('"order" must be "branch" or "append".');
+	const budgets = caller.budgets;
+	const before = neighbourCount("before", req.before, budgets.defaultNeighbors, budgets.maxNeighbors);
+	const after = neighbourCount("after", req.after, budgets.defaultNeighbors, budgets.maxNeighbors);
+	if (req.offset !== undefined && req.offset !== null) {
+		if (typeof req.offset !== "number" || !Number.isInteger(req.offset) || req.offset < 0) {
+			throw invalid('"offset" must be a non-negative integer (code points).');
+		}
+		if (req.matchingFragmentId === undefined) throw invalid('"offset" needs "matchingFragmentId".');
+	}
+	const entryId = req.entryId.trim();
+	const targetOrd =
+		req.matchingFragmentId !== undefined && req.matchingFragmentId !== null
+			? parseFragmentId(String(req.matchingFragmentId), entryId)
+			: undefined;
+
+	const auth = authorizedRoots(caller);
+	const source = findVisibleSourceForEntry(db, auth, req.sessionId.trim(), entryId);
+	if (source === undefined) throw notFound();
+	const target = eventById(db, source.id, entryId);
+	if (target === undefined) throw notFound();
+
+	const total = fragmentCount(db, source.id, target.seq);
+	let fragments: FragmentView[] = [];
+	let window: FragmentWindow | undefined;
+	let returned: number;
+	if (targetOrd !== undefined) {
+		const frag = fragmentByOrd(db, source.id, target.seq, targetOrd);
+		if (frag === undefined) throw invalid(`Entry ${entryId} has no fragment ${entryId}#${targetOrd}.`);
+		const w = windowText(frag.text, req.offset ?? 0, budgets.windowChars);
+		window = {
+			fragmentId: `${entryId}#${frag.ord}`,
+			semanticKind: frag.kind,
+			offset: w.offset,
+			text: w.text,
+			totalChars: w.totalChars,
+			range: w.range,
+			hasBefore: w.hasBefore,
+			hasAfter: w.hasAfter,
+		};
+		returned = 1;
+	} else {
+		fragments = fragmentsOf(db, source.id, target.seq, budgets.readFragments).map((f) => {
+			const view: FragmentView = {
+				fragmentId: `${entryId}#${f.ord}`,
+				semanticKind: f.kind,
+				text: previewText(f.text, budgets.fragmentPreviewChars),
+			};
+			if (f.toolName) view.toolName = f.toolName;
+			return view;
+		});
+		returned = fragments.length;
+	}
+
+	const walk =
+		order === "branch" ? branchWalk(db, source, target, before, after) : appendWalk(db, source, target, before, after);
+	const line = [...walk.predecessors, target, ...walk.successors];
+	const nextInWindow = new Map<string, string>();
+	for (let i = 0; i + 1 < line.length; i++) nextInWindow.set(line[i].entryId, line[i + 1].entryId);
+	const forks =
+		order === "branch"
+			? [
+					...walk.forks,
+					...sessionForkReceipts(db, auth, source, line, (id) => {
+						if (nextInWindow.has(id)) return nextInWindow.get(id);
+						const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP);
+						const sel = kids.filter((k) => k.branchState === "selected").pop();
+						return (sel ?? (kids.length === 1 ? kids[0] : undefined))?.entryId;
+					}),
+				]
+			: [];
+
+	const neighbour = (e: EventLite, relation: "before" | "after"): NeighborEvent => {
+		const n: NeighborEvent = { event: toMetadata(db, source, e), relation };
+		const preview = firstPreview(db, e, budgets.neighborPreviewChars);
+		if (preview) n.preview = preview;
+		return n;
+	};
+	const result: EventReadResult = {
+		event: toMetadata(db, source, target),
+		fragments,
+		fragmentCoverage: { total, returned, omitted: total - returned, truncated: total > returned },
+		neighbors: [
+			...walk.predecessors.map((e) => neighbour(e, "before")),
+			...walk.successors.map((e) => neighbour(e, "after")),
+		],
+		order,
+		forks,
+		coverage: coverageOf(db, options),
+	};
+	if (window) result.window = window;
+	return result;
+}

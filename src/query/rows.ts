@@ -1,0 +1,321 @@
+/**
+ * Row shapes and small indexed lookups shared by read, trace and lineage. Every lookup goes through an index on
+ * (source_id, entry_id / parent_id / link_id / seq) so cost never grows with session length.
+ */
+import path from "node:path";
+import type {
+	BranchState,
+	Coverage,
+	EventMetadata,
+	EventRef,
+	SelectionState,
+	SemanticKind,
+	TraceNode,
+} from "../contract.js";
+import { previewText } from "../text/preview.js";
+import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
+import { all, get, type QueryDb } from "./db.js";
+
+/** Options every query service accepts. */
+export interface QueryOptions {
+	/** Coverage supplied by the lifecycle manager; defaults to a computation over the sources table. */
+	coverage?: () => Coverage;
+	/** Local operational log (paths and details allowed here, never in results). */
+	log?: (message: string) => void;
+}
+
+/** The columns of `sources` the services read. `path` is internal and never leaves this module family. */
+export interface SourceLite {
+	id: number;
+	path: string;
+	sessionId: string | null;
+	cwd: string | null;
+	sessionName: string | null;
+	headerTimestamp: string | null;
+	parentSession: string | null;
+	parentSessionPath: string | null;
+	leafEntryId: string | null;
+	entryCount: number;
+}
+
+export const SOURCE_COLUMNS = `s.id AS id, s.path AS path, s.session_id AS sessionId, s.cwd AS cwd,
+	s.session_name AS sessionName, s.header_timestamp AS headerTimestamp, s.parent_session AS parentSession,
+	s.parent_session_path AS parentSessionPath, s.leaf_entry_id AS leafEntryId, s.entry_count AS entryCount`;
+
+/** The columns of `events` the services read. */
+export interface EventLite {
+	sourceId: number;
+	seq: number;
+	entryId: string;
+	parentId: string | null;
+	entryType: string;
+	role: string | null;
+	toolName: string | null;
+	toolCallId: string | null;
+	isError: number;
+	timestamp: string;
+	linkId: string | null;
+	attributes: string;
+	files: string;
+	branchState: string;
+	selectionState: string;
+}
+
+export const EVENT_COLUMNS = `e.source_id AS sourceId, e.seq AS seq, e.entry_id AS entryId, e.parent_id AS parentId,
+	e.entry_type AS entryType, e.role AS role, e.tool_name AS toolName, e.tool_call_id AS toolCallId,
+	e.is_error AS isError, e.timestamp AS timestamp, e.link_id AS linkId, e.attributes AS attributes, e.files AS files,
+	e.branch_state AS branchState, e.selection_state AS selectionState`;
+
+/** The columns of `fragments` the services read. */
+export interface FragmentLite {
+	id: number;
+	ord: number;
+	kind: SemanticKind;
+	text: string;
+	charCount: number;
+	toolName: string | null;
+	toolCallId: string | null;
+}
+
+const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS text, f.char_count AS charCount,
+	f.tool_name AS toolName, f.tool_call_id AS toolCallId`;
+
+/** Cap on candidates listed at one fork and on child sessions considered per source. */
+export const FORK_CANDIDATE_CAP = 20;
+
+/** Default coverage: counts over the sources table (the lifecycle manager normally supplies a richer one). */
+export function defaultCoverage(db: QueryDb): Coverage {
+	const row = get<{ known: number; indexed: number; failed: number }>(
+		db,
+		`SELECT count(*) AS known,
+			coalesce(sum(CASE WHEN last_error IS NULL AND "offset" >= size THEN 1 ELSE 0 END), 0) AS indexed,
+			coalesce(sum(CASE WHEN last_error IS NOT NULL THEN 1 ELSE 0 END), 0) AS failed
+		FROM sources`,
+	) ?? { known: 0, indexed: 0, failed: 0 };
+	const pending = Math.max(0, row.known - row.indexed - row.failed);
+	const partial = pending > 0 || row.failed > 0;
+	return {
+		known: row.known,
+		indexed: row.indexed,
+		pending,
+		failed: row.failed,
+		rebuilding: false,
+		partial,
+		note: partial
+			? `partial: ${row.indexed} of ${row.known} sessions indexed${row.failed > 0 ? `, ${row.failed} failed` : ""}`
+			: `complete: ${row.indexed} sessions indexed`,
+	};
+}
+
+/** Coverage from the options or the default computation. */
+export function coverageOf(db: QueryDb, options: QueryOptions): Coverage {
+	return options.coverage ? options.coverage() : defaultCoverage(db);
+}
+
+/**
+ * The visible source holding `(sessionId, entryId)`. Several visible files can share a session id (an `/export`
+ * copy): the one with the most entries wins, then the most recently modified, then the lowest id.
+ */
+export function findVisibleSourceForEntry(
+	db: QueryDb,
+	auth: AuthorizedRoots,
+	sessionId: string,
+	entryId: string,
+): SourceLite | undefined {
+	const authSql = authorizationSql("s", auth);
+	return get<SourceLite>(
+		db,
+		`SELECT ${SOURCE_COLUMNS} FROM sources s
+		WHERE s.session_id = ? AND ${authSql.sql}
+			AND EXISTS (SELECT 1 FROM events e WHERE e.source_id = s.id AND e.entry_id = ?)
+		ORDER BY s.entry_count DESC, s.mtime_ms DESC, s.id ASC LIMIT 1`,
+		[sessionId, ...authSql.params, entryId],
+	);
+}
+
+/** The visible source of a session id (same tie-break as above). */
+export function findVisibleSourceForSession(
+	db: QueryDb,
+	auth: AuthorizedRoots,
+	sessionId: string,
+): SourceLite | undefined {
+	const authSql = authorizationSql("s", auth);
+	return get<SourceLite>(
+		db,
+		`SELECT ${SOURCE_COLUMNS} FROM sources s WHERE s.session_id = ? AND ${authSql.sql}
+		ORDER BY s.entry_count DESC, s.mtime_ms DESC, s.id ASC LIMIT 1`,
+		[sessionId, ...authSql.params],
+	);
+}
+
+/** One event of a source by entry id (first in file order if an id repeats). */
+export function eventById(db: QueryDb, sourceId: number, entryId: string): EventLite | undefined {
+	return get<EventLite>(
+		db,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.entry_id = ? ORDER BY e.seq LIMIT 1`,
+		[sourceId, entryId],
+	);
+}
+
+/** Children of an entry in file order, at most `limit`. */
+export function childrenOf(db: QueryDb, sourceId: number, entryId: string, limit: number): EventLite[] {
+	return all<EventLite>(
+		db,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.parent_id = ? ORDER BY e.seq LIMIT ?`,
+		[sourceId, entryId, limit],
+	);
+}
+
+/** Events of a source whose link_id points at `entryId` (compactions, branch summaries, labels). */
+export function linkedTo(db: QueryDb, sourceId: number, entryId: string, limit: number): EventLite[] {
+	return all<EventLite>(
+		db,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.link_id = ? ORDER BY e.seq LIMIT ?`,
+		[sourceId, entryId, limit],
+	);
+}
+
+/** Fragments of one event in order, at most `limit`. */
+export function fragmentsOf(db: QueryDb, sourceId: number, seq: number, limit: number): FragmentLite[] {
+	return all<FragmentLite>(
+		db,
+		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? ORDER BY f.ord LIMIT ?`,
+		[sourceId, seq, limit],
+	);
+}
+
+/** Number of fragments of one event. */
+export function fragmentCount(db: QueryDb, sourceId: number, seq: number): number {
+	return (
+		get<{ n: number }>(db, "SELECT count(*) AS n FROM fragments WHERE source_id = ? AND event_seq = ?", [sourceId, seq])
+			?.n ?? 0
+	);
+}
+
+/** One fragment of an event by ord. */
+export function fragmentByOrd(db: QueryDb, sourceId: number, seq: number, ord: number): FragmentLite | undefined {
+	return get<FragmentLite>(
+		db,
+		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? AND f.ord = ?`,
+		[sourceId, seq, ord],
+	);
+}
+
+/** The current label of an entry (latest label event wins; an empty label clears). */
+export function currentLabel(db: QueryDb, sourceId: number, entryId: string): string | undefined {
+	const row = get<{ seq: number; attributes: string; text: string | null }>(
+		db,
+		`SELECT e.seq AS seq, e.attributes AS attributes,
+			(SELECT f.text FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq ORDER BY f.ord LIMIT 1)
+				AS text
+		FROM events e WHERE e.source_id = ? AND e.link_id = ? AND e.entry_type = 'label' ORDER BY e.seq DESC LIMIT 1`,
+		[sourceId, entryId],
+	);
+	if (row === undefined) return undefined;
+	const attrs = parseAttributes(row.attributes);
+	const fromAttrs = typeof attrs.label === "string" ? attrs.label : undefined;
+	const label = row.text ?? fromAttrs ?? "";
+	return label.trim() === "" ? undefined : label;
+}
+
+/** The attributes JSON object of an event (never throws). */
+export function parseAttributes(json: string): Record<string, string | number | boolean | null> {
+	try {
+		const value: unknown = JSON.parse(json);
+		if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+		const out: Record<string, string | number | boolean | null> = {};
+		for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+			if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = v;
+		}
+		return out;
+	} catch {
+		return {};
+	}
+}
+
+/** The file list JSON of an event (never throws). */
+export function parseFiles(json: string): string[] {
+	try {
+		const value: unknown = JSON.parse(json);
+		return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+	} catch {
+		return [];
+	}
+}
+
+/** A file path for the model: relative to the session cwd when inside it, else as the tool arguments named it. */
+export function displayFile(file: string, cwd: string | null): string {
+	if (cwd && path.isAbsolute(file)) {
+		const rel = path.relative(cwd, file);
+		if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) return rel;
+	}
+	return file;
+}
+
+function asBranchState(v: string): BranchState {
+	return v === "selected" || v === "alternate" ? v : "unknown";
+}
+
+function asSelectionState(v: string): SelectionState {
+	return v === "direct" || v === "summarized" || v === "not-selected" || v === "not-applicable" ? v : "unknown";
+}
+
+/** Normalized public metadata of one event. */
+export function toMetadata(db: QueryDb, source: SourceLite, e: EventLite): EventMetadata {
+	const meta: EventMetadata = {
+		sessionId: source.sessionId ?? "",
+		cwd: source.cwd ?? "",
+		entryId: e.entryId,
+		parentId: e.parentId,
+		entryType: e.entryType,
+		timestamp: e.timestamp,
+		branchState: asBranchState(e.branchState),
+		selectionState: asSelectionState(e.selectionState),
+		onLeafPath: e.branchState === "selected",
+	};
+	if (source.sessionName) meta.sessionName = source.sessionName;
+	if (e.role) meta.role = e.role;
+	if (e.toolName) meta.toolName = e.toolName;
+	if (e.toolCallId) meta.toolCallId = e.toolCallId;
+	if (e.isError) meta.isError = true;
+	const label = currentLabel(db, e.sourceId, e.entryId);
+	if (label !== undefined) meta.labels = [label];
+	const attrs = parseAttributes(e.attributes);
+	if (Object.keys(attrs).length > 0) meta.attributes = attrs;
+	return meta;
+}
+
+/** A bounded trace node: metadata plus a short preview of the first fragment. */
+export function toTraceNode(db: QueryDb, source: SourceLite, e: EventLite, previewChars: number): TraceNode {
+	const node: TraceNode = {
+		sessionId: source.sessionId ?? "",
+		entryId: e.entryId,
+		entryType: e.entryType,
+		timestamp: e.timestamp,
+		branchState: asBranchState(e.branchState),
+		selectionState: asSelectionState(e.selectionState),
+		towardLeaf: e.branchState === "selected",
+	};
+	if (e.role) node.role = e.role;
+	if (e.toolName) node.toolName = e.toolName;
+	const preview = firstPreview(db, e, previewChars);
+	if (preview) node.preview = preview;
+	return node;
+}
+
+/** Preview of an event's first fragment, or undefined when it has none or the budget is 0. */
+export function firstPreview(db: QueryDb, e: EventLite, previewChars: number) {
+	if (previewChars <= 0) return undefined;
+	const first = fragmentsOf(db, e.sourceId, e.seq, 1)[0];
+	return first ? previewText(first.text, previewChars) : undefined;
+}
+
+/** An event reference of a source. */
+export function refOf(source: SourceLite, entryId: string): EventRef {
+	return { sessionId: source.sessionId ?? "", entryId };
+}
+
+/** True when a source is visible under `auth` (header cwd inside an authorized root). */
+export function sourceVisible(source: SourceLite, auth: AuthorizedRoots): boolean {
+	return isVisibleCwd(source.cwd, auth);
+}
