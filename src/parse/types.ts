@@ -56,6 +56,26 @@ export interface ParseState {
 	/** v1: id of the previous entry, which is the next entry's parent. */
 	v1PrevId: string | null;
 	header?: SessionHeader;
+	/**
+	 * Version of the header once seen (1 when it has none). Enough on its own to resume without `header`
+	 * (the store keeps the header in columns), so it is carried separately.
+	 */
+	sessionVersion?: number;
+	/** The first JSON line was not a session header: the file is not a Pi session and yields no entries. */
+	noHeader?: boolean;
+	/** v1: ordinals of repeated session-header lines (the header is 0); `firstKeptEntryIndex` never resolves to them. */
+	v1SessionOrdinals?: number[];
+	/**
+	 * Set while skipping an oversized line whose `\n` has not arrived yet: the line's start offset.
+	 * `byteOffset` then lies inside that line, so a caller can feed fixed-size chunks without buffering it.
+	 */
+	skipLineStart?: number;
+}
+
+/** Options of `parseChunk`. */
+export interface ParseOptions {
+	/** Lines longer than this (bytes, without the `\n`) are skipped with a receipt, unparsed. Default 8 MiB. */
+	maxLineBytes?: number;
 }
 
 export interface ParseChunkResult {

@@ -1,0 +1,215 @@
+/**
+ * Incremental, tolerant parser of one Pi session file (JSONL). Pure: bytes and state in, entries, receipts and the
+ * next state out. Feeding a file in any chunk split gives the same entries and receipts as feeding it whole.
+ * The rules (what is skipped, how v1 ids are derived) are written down in docs/data-model.md, "Parser".
+ */
+import { SKIP_REASONS, type SkipReason } from "./skip-reasons.js";
+import type { ParseChunkResult, ParsedEntry, ParseOptions, ParseState, SessionHeader, SkipReceipt } from "./types.js";
+
+/** Default cap on one line's size; longer lines are skipped unparsed. */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+const OPEN_BRACE = 0x7b;
+// ignoreBOM keeps a U+FEFF that is not at file offset 0 (Pi's JSON.parse rejects such a line too).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** State before the first byte of a file. */
+export function initialParseState(): ParseState {
+	return { byteOffset: 0, lineCount: 0, entryCount: 0, v1Ordinal: 0, v1PrevId: null };
+}
+
+/**
+ * Parse the complete lines of `bytes`, which start at file offset `state.byteOffset`. A trailing partial line is
+ * left for the next call (the returned `byteOffset` stops before it), unless it is already longer than
+ * `maxLineBytes`: then it is consumed as it comes and one "line too large" receipt is emitted at its `\n`.
+ * To guarantee progress, pass at least `maxLineBytes + 1` bytes (or everything up to end of file).
+ */
+export function parseChunk(bytes: Uint8Array, state: ParseState, options: ParseOptions = {}): ParseChunkResult {
+	const run = new ChunkRun(state, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+	run.parse(bytes);
+	const result: ParseChunkResult = { entries: run.entries, receipts: run.receipts, state: run.state };
+	if (run.header) result.header = run.header;
+	return result;
+}
+
+/** One call's worth of parsing; `state` is a private copy, so the caller's state is never mutated. */
+class ChunkRun {
+	readonly entries: ParsedEntry[] = [];
+	readonly receipts: SkipReceipt[] = [];
+	header: SessionHeader | undefined;
+	readonly state: ParseState;
+
+	constructor(
+		state: ParseState,
+		private readonly maxLineBytes: number,
+	) {
+		this.state = { ...state };
+		if (state.v1SessionOrdinals) this.state.v1SessionOrdinals = [...state.v1SessionOrdinals];
+	}
+
+	parse(bytes: Uint8Array): void {
+		const st = this.state;
+		const base = st.byteOffset;
+		let pos = 0;
+		if (st.skipLineStart !== undefined) {
+			const nl = bytes.indexOf(NEWLINE);
+			if (nl < 0) {
+				st.byteOffset = base + bytes.length;
+				return;
+			}
+			st.lineCount++;
+			this.tooLarge(st.skipLineStart, base + nl + 1);
+			delete st.skipLineStart;
+			pos = nl + 1;
+		}
+		while (pos < bytes.length) {
+			const nl = bytes.indexOf(NEWLINE, pos);
+			if (nl < 0) {
+				// A partial line already over the cap will be skipped anyway: consume it now so the caller need not buffer it.
+				if (bytes.length - pos > this.maxLineBytes) {
+					st.skipLineStart = base + pos;
+					pos = bytes.length;
+				}
+				break;
+			}
+			st.lineCount++;
+			const byteStart = base + pos;
+			const byteEnd = base + nl + 1;
+			if (nl - pos > this.maxLineBytes) {
+				this.tooLarge(byteStart, byteEnd);
+			} else {
+				let start = pos;
+				let end = nl;
+				if (end > start && bytes[end - 1] === CR) end--;
+				if (byteStart === 0 && end - start >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+					start += 3;
+				}
+				this.line(bytes, start, end, byteStart, byteEnd);
+			}
+			pos = nl + 1;
+		}
+		st.byteOffset = base + pos;
+	}
+
+	private receipt(byteStart: number, byteEnd: number, reason: SkipReason): void {
+		this.receipts.push({ lineNo: this.state.lineCount, byteStart, byteEnd, reason });
+	}
+
+	private tooLarge(byteStart: number, byteEnd: number): void {
+		// Unparsed, so assume it was an entry: in a v1 file it takes an ordinal, as it would in Pi.
+		if (this.state.sessionVersion !== undefined && this.state.sessionVersion < 2 && !this.state.noHeader) {
+			this.state.v1Ordinal++;
+		}
+		this.receipt(byteStart, byteEnd, SKIP_REASONS.lineTooLarge);
+	}
+
+	private line(bytes: Uint8Array, start: number, end: number, byteStart: number, byteEnd: number): void {
+		const st = this.state;
+		if (start === end) return;
+		const text = decoder.decode(bytes.subarray(start, end));
+		if (bytes[start] !== OPEN_BRACE && text.trim() === "") return;
+		if (st.noHeader) {
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.noHeader);
+			return;
+		}
+		let value: unknown;
+		try {
+			value = JSON.parse(text);
+		} catch {
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.malformedJson);
+			return;
+		}
+		if (st.sessionVersion === undefined) {
+			this.firstValue(value, byteStart, byteEnd);
+			return;
+		}
+		if (typeof value !== "object" || value === null) {
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.notAnObject);
+			return;
+		}
+		const v1 = st.sessionVersion < 2;
+		// Pi's v1 ordinal is the index into every parsed line (header = 0); arrays get an id in Pi's migration too.
+		const ordinal = st.v1Ordinal;
+		if (v1) st.v1Ordinal++;
+		if (Array.isArray(value)) {
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.notAnObject);
+			return;
+		}
+		const raw = value as Record<string, unknown>;
+		const type = raw.type;
+		if (type === "session") {
+			if (v1) st.v1SessionOrdinals = [...(st.v1SessionOrdinals ?? []), ordinal];
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.repeatedHeader);
+			return;
+		}
+		if (typeof type !== "string" || type === "") {
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.missingType);
+			return;
+		}
+		let id: string;
+		let parentId: string | null;
+		if (v1) {
+			id = `v1-${ordinal}`;
+			parentId = st.v1PrevId;
+			st.v1PrevId = id;
+			if (type === "compaction") this.resolveFirstKept(raw, ordinal);
+		} else {
+			if (typeof raw.id !== "string" || raw.id === "") {
+				this.receipt(byteStart, byteEnd, SKIP_REASONS.missingId);
+				return;
+			}
+			id = raw.id;
+			parentId = typeof raw.parentId === "string" && raw.parentId !== "" ? raw.parentId : null;
+		}
+		this.entries.push({
+			seq: st.entryCount++,
+			lineNo: st.lineCount,
+			byteStart,
+			byteEnd,
+			id,
+			parentId,
+			type,
+			timestamp: typeof raw.timestamp === "string" ? raw.timestamp : "",
+			raw,
+		});
+	}
+
+	/** The first JSON value of the file must be the header, as in Pi's `loadEntriesFromFile`. */
+	private firstValue(value: unknown, byteStart: number, byteEnd: number): void {
+		const st = this.state;
+		const raw = value as Record<string, unknown> | null;
+		if (
+			typeof value !== "object" ||
+			raw === null ||
+			Array.isArray(value) ||
+			raw.type !== "session" ||
+			typeof raw.id !== "string"
+		) {
+			st.noHeader = true;
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.noHeader);
+			return;
+		}
+		const header: SessionHeader = {
+			id: raw.id,
+			version: typeof raw.version === "number" && Number.isFinite(raw.version) ? raw.version : 1,
+			timestamp: typeof raw.timestamp === "string" ? raw.timestamp : "",
+			cwd: typeof raw.cwd === "string" ? raw.cwd : "",
+		};
+		if (typeof raw.parentSession === "string") header.parentSession = raw.parentSession;
+		if (typeof raw.branchedFrom === "string") header.branchedFrom = raw.branchedFrom;
+		this.header = header;
+		st.header = header;
+		st.sessionVersion = header.version;
+		st.v1Ordinal = 1;
+	}
+
+	/** v1 `firstKeptEntryIndex` n → `firstKeptEntryId` "v1-n", unless n is a header line or not before this entry. */
+	private resolveFirstKept(raw: Record<string, unknown>, ordinal: number): void {
+		const n = raw.firstKeptEntryIndex;
+		if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n >= ordinal) return;
+		if (this.state.v1SessionOrdinals?.includes(n)) return;
+		raw.firstKeptEntryId = `v1-${n}`;
+	}
+}
