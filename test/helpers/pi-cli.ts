@@ -1,0 +1,221 @@
+/**
+ * Runs the REAL `pi` CLI (node_modules/@mariozechner/pi-coding-agent, bin dist/cli.js) as a child process with
+ * no network: an isolated agent dir, PI_OFFLINE=1, its own TMPDIR, stdin ignored, and the scripted faux provider.
+ * Also small readers for the session files Pi writes.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HarnessReport } from "../fixtures/faux-provider.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Repository root. */
+export const REPO_ROOT = resolve(here, "..", "..");
+/** Pi's CLI entry (the package's `bin.pi`). */
+export const PI_CLI = join(REPO_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+/** The faux provider test extension. */
+export const FAUX_PROVIDER_EXTENSION = join(REPO_ROOT, "test", "fixtures", "faux-provider.ts");
+/** The smoke test extension (`smoke_echo`). */
+export const SMOKE_EXTENSION = join(REPO_ROOT, "test", "fixtures", "smoke-extension.ts");
+
+/** Options of {@link runPi}. */
+export interface RunPiOptions {
+	/** Agent dir (PI_CODING_AGENT_DIR); created if missing. */
+	agentDir: string;
+	/** Working directory of the pi process; created if missing. */
+	cwd: string;
+	/** Extra CLI arguments after the fixed ones (e.g. ["-c", "prompt"] or ["--mode", "json", "prompt"]). */
+	args: string[];
+	/** Absolute path of the faux script module (exports `responses`); none means the model only says "done". */
+	script?: string;
+	/** Further extensions to load with `-e`, after the faux provider. */
+	extensions?: string[];
+	/** Extra environment (inherited PI_* variables are dropped first, so runs are hermetic). */
+	env?: Record<string, string>;
+	/** TMPDIR for the child (jiti's cache lives there); default: node_modules/.cache/pi-harness/tmp. */
+	tmpDir?: string;
+	/** Kill the process group after this long (default 30 s). */
+	timeoutMs?: number;
+}
+
+/** What one pi run did. */
+export interface RunPiResult {
+	stdout: string;
+	stderr: string;
+	/** Exit code, or null when killed by a signal. */
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	timedOut: boolean;
+	durationMs: number;
+	/** One report per `session_start` in the run (from the faux provider extension), paths as Pi gave them. */
+	reports: HarnessReport[];
+	/** The session file of the last session_start, made absolute against `cwd` (may not exist if nothing was written). */
+	sessionFile?: string;
+	/** Distinct session files this run reported that exist on disk. */
+	sessionFiles: string[];
+}
+
+let runCounter = 0;
+
+/** Harness scratch space inside the repository (ignored by git), reused across runs so jiti's cache stays warm. */
+export const HARNESS_CACHE_DIR = join(REPO_ROOT, "node_modules", ".cache", "pi-harness");
+
+/** The default TMPDIR of pi children: private to this repository, never the system's shared temp dir. */
+function defaultTmpDir(): string {
+	return join(HARNESS_CACHE_DIR, "tmp");
+}
+
+/** Environment for a child pi: the parent's minus every PI_* variable, plus the harness's own. */
+export function piEnv(agentDir: string, tmp: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!key.startsWith("PI_")) env[key] = value;
+	}
+	return {
+		...env,
+		PI_CODING_AGENT_DIR: agentDir,
+		PI_OFFLINE: "1",
+		TMPDIR: tmp,
+		TMP: tmp,
+		TEMP: tmp,
+		NO_COLOR: "1",
+		...extra,
+	};
+}
+
+/** Spawns `node <pi cli.js> -p --no-extensions -e faux -e … --provider faux --model faux-1 <args>` and waits. */
+export function runPi(options: RunPiOptions): Promise<RunPiResult> {
+	const { agentDir, cwd } = options;
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(cwd, { recursive: true });
+	const tmp = options.tmpDir ?? defaultTmpDir();
+	mkdirSync(tmp, { recursive: true });
+	const reportFile = join(tmp, `report-${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
+	const extensions = [FAUX_PROVIDER_EXTENSION, ...(options.extensions ?? [])].flatMap((path) => ["-e", path]);
+	const args = [
+		PI_CLI,
+		"-p",
+		"--no-extensions",
+		...extensions,
+		"--provider",
+		"faux",
+		"--model",
+		"faux-1",
+		...options.args,
+	];
+	const env = piEnv(agentDir, tmp, {
+		PI_HARNESS_REPORT: reportFile,
+		...(options.script ? { PI_FAUX_SCRIPT: options.script } : {}),
+		...options.env,
+	});
+	const timeoutMs = options.timeoutMs ?? 30_000;
+	const started = Date.now();
+	return new Promise((resolvePromise, reject) => {
+		// Own process group, so a timeout also ends anything pi's bash tool started.
+		const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+		let stdout = "";
+		let stderr = "";
+		let timedOut = false;
+		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+			stdout += chunk;
+		});
+		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+			stderr += chunk;
+		});
+		const timer = setTimeout(() => {
+			timedOut = true;
+			if (child.pid !== undefined) {
+				try {
+					process.kill(-child.pid, "SIGKILL");
+				} catch {
+					child.kill("SIGKILL");
+				}
+			}
+		}, timeoutMs);
+		child.on("error", (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on("close", (exitCode, signal) => {
+			clearTimeout(timer);
+			const reports = readReports(reportFile);
+			rmSync(reportFile, { force: true });
+			// Pi reports a relative path when its session dir is relative (e.g. settings `sessionDir: "x"`).
+			const absolute = (file: string | undefined) => (file ? resolve(cwd, file) : undefined);
+			const sessionFile = absolute(reports.at(-1)?.sessionFile);
+			const sessionFiles = [
+				...new Set(reports.map((report) => absolute(report.sessionFile)).filter((file): file is string => !!file)),
+			].filter((file) => existsSync(file));
+			resolvePromise({
+				stdout,
+				stderr,
+				exitCode,
+				signal,
+				timedOut,
+				durationMs: Date.now() - started,
+				reports,
+				sessionFile,
+				sessionFiles,
+			});
+		});
+	});
+}
+
+function readReports(file: string): HarnessReport[] {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter((line) => line.trim() !== "")
+		.map((line) => JSON.parse(line) as HarnessReport);
+}
+
+/** Writes a faux script module (`export const responses = …`) and returns its absolute path. */
+export function writeScript(dir: string, name: string, source: string): string {
+	mkdirSync(dir, { recursive: true });
+	const path = resolve(dir, name.endsWith(".mjs") || name.endsWith(".ts") ? name : `${name}.mjs`);
+	writeFileSync(path, source);
+	return path;
+}
+
+/** Every `.jsonl` file under a directory, recursively, sorted; a missing directory yields none. */
+export function listJsonlFiles(dir: string): string[] {
+	if (!existsSync(dir)) return [];
+	const out: string[] = [];
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) out.push(...listJsonlFiles(path));
+		else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(path);
+	}
+	return out.sort();
+}
+
+/** Session files Pi wrote under `<agentDir>/sessions/` (all cwd folders). */
+export function listSessionFiles(agentDir: string): string[] {
+	return listJsonlFiles(join(agentDir, "sessions"));
+}
+
+/** A parsed JSONL line; session entries are loosely typed on purpose (tests check real shapes). */
+export type JsonlRecord = Record<string, unknown> & { type?: string; id?: string; parentId?: string | null };
+
+/** Parses every line of a JSONL file; a malformed line throws with its line number (Pi's files have none). */
+export function readJsonl(path: string): JsonlRecord[] {
+	const lines = readFileSync(path, "utf8").split("\n");
+	const records: JsonlRecord[] = [];
+	lines.forEach((line, index) => {
+		if (line.trim() === "") return;
+		try {
+			records.push(JSON.parse(line) as JsonlRecord);
+		} catch (error) {
+			throw new Error(`${path}:${index + 1}: not JSON (${(error as Error).message})`);
+		}
+	});
+	return records;
+}
+
+/** The `message` payloads of a session's message entries. */
+export function sessionMessages(records: JsonlRecord[]): Array<Record<string, unknown> & { role: string }> {
+	return records
+		.filter((record) => record.type === "message")
+		.map((record) => record.message as Record<string, unknown> & { role: string });
+}
