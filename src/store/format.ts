@@ -1,0 +1,25 @@
+/**
+ * The index format: what the parser, projector and tokenizer derive from a JSONL line. Bump it whenever a code
+ * change would index the same bytes differently (new fragment kinds, search-text transform, tree-state rules).
+ *
+ * The format is part of the pointer file name (`current-f<FORMAT>.json`) and of every generation file name, so two
+ * versions of the extension with different formats each keep their own index side by side in one directory and
+ * never rebuild each other's index back and forth. A store whose `meta.format` disagrees with the pointer it was
+ * found under is rebuilt as a new generation.
+ */
+export const INDEX_FORMAT = 1;
+
+/** Pointer file naming the current generation of format `format`. */
+export function pointerFileName(format: number = INDEX_FORMAT): string {
+	return `current-f${format}.json`;
+}
+
+/** Generation file name for `generation` of format `format`. */
+export function generationFileName(generation: string, format: number = INDEX_FORMAT): string {
+	return `index-f${format}-${generation}.sqlite`;
+}
+
+/** Matches generation files of `format`, capturing the generation id. */
+export function generationFilePattern(format: number = INDEX_FORMAT): RegExp {
+	return new RegExp(`^index-f${format}-([0-9a-z-]+)\\.sqlite$`);
+}

@@ -1,0 +1,200 @@
+/**
+ * Cross-process locks (proper-lockfile, mkdir-based) for heavy exclusive work: migration, generation swaps,
+ * rebuild and catch-up. Short writes need no lock: SQLite serializes them (BEGIN IMMEDIATE + busy_timeout).
+ *
+ * Lock target: `<dir>/<name>.lock-target` (the lock itself is the directory `<target>.lock`). A holder refreshes
+ * the lock's mtime every `stale/2`; a lock older than `stale` (a SIGKILLed holder) is taken over by the next
+ * waiter. The refresh runs on the event loop, so a holder must not block it longer than `stale`.
+ * proper-lockfile's default `onCompromised` throws inside a timer and kills the process; ours only marks the
+ * handle compromised and logs.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import lockfile from "proper-lockfile";
+import { createLogger, errorFields, type StoreLogger } from "./log.js";
+
+/** Default staleness threshold (proper-lockfile's minimum is 2000 ms). */
+export const DEFAULT_STALE_MS = 10_000;
+
+/** Options for taking a lock. */
+export interface LockOptions {
+	/** Wait for the lock: `true` waits long enough to cover a stale takeover (3 × stale); a number is ms. */
+	wait?: boolean | number;
+	/** Staleness threshold in ms (≥ 2000); lower values only for tests. */
+	stale?: number;
+	/** Where to log; defaults to the store log in `dir`. */
+	logger?: StoreLogger;
+}
+
+/** A held lock. */
+export interface LockHandle {
+	/** Lock name. */
+	readonly name: string;
+	/** True once the lock was lost (its directory removed or not refreshed in time): stop exclusive work. */
+	readonly compromised: boolean;
+	/** Release (idempotent, never throws). */
+	release(): Promise<void>;
+}
+
+/** Outcome of `withExclusiveLock`. */
+export type LockedResult<T> =
+	| { ok: true; value: T; compromised: boolean }
+	| { ok: false; reason: "busy"; error: string }
+	| { ok: false; reason: "error"; error: string };
+
+/** Who holds a lock, for the status command. */
+export interface LockHolderInfo {
+	locked: boolean;
+	/** mtime of the lock directory (refreshed by a live holder every stale/2). */
+	mtimeMs?: number;
+	/** True when the lock exists but is older than the default stale threshold. */
+	stale?: boolean;
+	/** Sidecar written by the holder (best effort; may be from a previous holder if it crashed). */
+	holder?: { pid: number; hostname: string; acquiredAt: string };
+}
+
+function targetPath(dir: string, name: string): string {
+	return join(dir, `${name}.lock-target`);
+}
+
+function holderPath(dir: string, name: string): string {
+	return join(dir, `${name}.holder.json`);
+}
+
+function ensureTarget(dir: string, name: string): string {
+	const target = targetPath(dir, name);
+	mkdirSync(dir, { recursive: true });
+	closeSync(openSync(target, "a"));
+	return target;
+}
+
+function retriesFor(wait: boolean | number | undefined, stale: number) {
+	const waitMs = wait === true ? stale * 3 : typeof wait === "number" ? Math.max(0, wait) : 0;
+	if (waitMs === 0) return 0;
+	const interval = 100;
+	return { retries: Math.ceil(waitMs / interval), factor: 1, minTimeout: interval, maxTimeout: interval };
+}
+
+/** Try to take lock `name` in `dir` (waiting per `options.wait`). Returns undefined when it is held elsewhere. */
+export async function tryLock(dir: string, name: string, options: LockOptions = {}): Promise<LockHandle | undefined> {
+	const result = await acquire(dir, name, options);
+	return result.ok ? result.handle : undefined;
+}
+
+async function acquire(
+	dir: string,
+	name: string,
+	options: LockOptions,
+): Promise<{ ok: true; handle: LockHandle } | { ok: false; reason: "busy" | "error"; error: string }> {
+	const logger = options.logger ?? createLogger(dir);
+	const stale = Math.max(2000, options.stale ?? DEFAULT_STALE_MS);
+	let target: string;
+	try {
+		target = ensureTarget(dir, name);
+	} catch (err) {
+		return { ok: false, reason: "error", error: `cannot create lock file in ${dir}: ${errorFields(err).error}` };
+	}
+	let compromised = false;
+	let released = false;
+	let unlock: () => Promise<void>;
+	try {
+		unlock = await lockfile.lock(target, {
+			stale,
+			update: stale / 2,
+			realpath: false,
+			retries: retriesFor(options.wait, stale),
+			onCompromised: (err) => {
+				compromised = true;
+				logger.log("warn", "lock.compromised", { name, ...errorFields(err) });
+			},
+		});
+	} catch (err) {
+		const code = (err as { code?: unknown }).code;
+		if (code === "ELOCKED") return { ok: false, reason: "busy", error: `lock "${name}" is held by another process` };
+		return { ok: false, reason: "error", error: `cannot take lock "${name}": ${errorFields(err).error}` };
+	}
+	writeHolder(dir, name);
+	logger.log("debug", "lock.acquired", { name });
+	const handle: LockHandle = {
+		name,
+		get compromised() {
+			return compromised;
+		},
+		async release() {
+			if (released) return;
+			released = true;
+			if (!compromised) removeHolder(dir, name);
+			try {
+				await unlock();
+			} catch (err) {
+				// Already released or compromised: nothing left to give back.
+				logger.log("debug", "lock.release_failed", { name, ...errorFields(err) });
+			}
+		},
+	};
+	return { ok: true, handle };
+}
+
+/**
+ * Run `fn` while holding lock `name`. With `wait` unset or false, returns `{ok:false, reason:"busy"}` at once when
+ * another process holds it. The lock is released when `fn` settles; errors thrown by `fn` propagate.
+ */
+export async function withExclusiveLock<T>(
+	dir: string,
+	name: string,
+	fn: (handle: LockHandle) => T | Promise<T>,
+	options: LockOptions = {},
+): Promise<LockedResult<T>> {
+	const got = await acquire(dir, name, options);
+	if (!got.ok) return got;
+	try {
+		const value = await fn(got.handle);
+		return { ok: true, value, compromised: got.handle.compromised };
+	} finally {
+		await got.handle.release();
+	}
+}
+
+/** Is lock `name` held, since when, and by whom (best effort). Never throws. */
+export async function lockHolderInfo(dir: string, name: string): Promise<LockHolderInfo> {
+	const lockDir = `${targetPath(dir, name)}.lock`;
+	let mtimeMs: number;
+	try {
+		mtimeMs = statSync(lockDir).mtimeMs;
+	} catch {
+		return { locked: false };
+	}
+	const info: LockHolderInfo = { locked: true, mtimeMs, stale: mtimeMs < Date.now() - DEFAULT_STALE_MS };
+	try {
+		const holder = JSON.parse(readFileSync(holderPath(dir, name), "utf8")) as LockHolderInfo["holder"];
+		if (holder && typeof holder.pid === "number") info.holder = holder;
+	} catch {
+		// No sidecar (or a torn one): the lock itself is what counts.
+	}
+	return info;
+}
+
+function writeHolder(dir: string, name: string): void {
+	try {
+		const file = holderPath(dir, name);
+		const tmp = `${file}.${process.pid}.tmp`;
+		writeFileSync(
+			tmp,
+			JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() }),
+		);
+		renameSync(tmp, file);
+	} catch {
+		// The sidecar is informational only.
+	}
+}
+
+function removeHolder(dir: string, name: string): void {
+	try {
+		const file = holderPath(dir, name);
+		const holder = JSON.parse(readFileSync(file, "utf8")) as { pid?: number };
+		if (holder.pid === process.pid) rmSync(file, { force: true });
+	} catch {
+		// Already gone or replaced by a newer holder.
+	}
+}

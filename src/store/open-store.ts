@@ -1,0 +1,390 @@
+/**
+ * Open the current store generation: read the pointer, open the file it names, check the migration journal and
+ * the index format, migrate under the cross-process lock, move corrupt files aside, fall back to read-only when
+ * the directory cannot be written or a newer version owns the schema. Never throws: failures are result objects.
+ */
+import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { isCorruptionError, openDatabase, type SqliteDb, type StoreDrizzle, sqliteErrorCode } from "./db.js";
+import { INDEX_FORMAT, pointerFileName } from "./format.js";
+import {
+	createGeneration,
+	generationOf,
+	packageVersion,
+	publishGeneration,
+	readPointer,
+	STORE_LOCK,
+} from "./generations.js";
+import { withExclusiveLock } from "./lock.js";
+import { createLogger, errorFields, type StoreLogger } from "./log.js";
+import { MIGRATIONS_DIR, migrationState } from "./migrations.js";
+
+/** Why the store is a brand-new (empty) generation, when it is. */
+export type FreshReason =
+	| "new"
+	| "missing-file"
+	| "invalid-pointer"
+	| "format-mismatch"
+	| "corrupt"
+	| "migration-failed";
+
+/** An open store. */
+export interface Store {
+	db: SqliteDb;
+	drizzle: StoreDrizzle;
+	/** Store directory. */
+	dir: string;
+	/** Generation file name inside `dir`. */
+	file: string;
+	/** Absolute path of the generation file. */
+	path: string;
+	/** Generation id. */
+	generation: string;
+	/** True when this process must not write (newer schema, unwritable directory, or asked to). */
+	readOnly: boolean;
+	readOnlyReason?: string;
+	/** Set when this open created the generation: it is empty and needs a full build. */
+	fresh?: FreshReason;
+	/** Close the connection (idempotent). */
+	close(): void;
+	/** True while the pointer still names this generation (one stat; a read only when the pointer changed). */
+	isCurrent(): boolean;
+}
+
+/** Options for `openStore`. */
+export interface OpenStoreOptions {
+	/** Store directory (default `<agentDir>/event-index/`, resolved by the caller). */
+	dir: string;
+	/** Open read-only: never create, migrate or recover (status and verify commands). */
+	readonly?: boolean;
+	/** Recorded in `meta.created_by` of a new generation (default: this package's name@version). */
+	createdBy?: string;
+	logger?: StoreLogger;
+	/** Lock staleness threshold in ms (tests only). */
+	lockStaleMs?: number;
+}
+
+/** Why a store could not be opened. */
+export type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "failed";
+
+/** Outcome of `openStore`. */
+export type OpenStoreResult = { ok: true; store: Store } | { ok: false; code: OpenStoreErrorCode; error: string };
+
+const MAX_ATTEMPTS = 6;
+
+/** Open (creating or recovering as needed) the current store generation in `options.dir`. */
+export async function openStore(options: OpenStoreOptions): Promise<OpenStoreResult> {
+	const dir = options.dir;
+	const logger = options.logger ?? createLogger(dir);
+	try {
+		if (options.readonly) return await openReadOnly(dir, logger, "opened read-only on request");
+		const unwritable = checkWritable(dir);
+		if (unwritable) {
+			logger.log("warn", "store.unwritable", { dir, reason: unwritable });
+			return await openReadOnly(dir, logger, `index directory is not writable (${unwritable})`);
+		}
+		return await openWritable(dir, options, logger);
+	} catch (err) {
+		logger.log("error", "store.open_failed", { dir, ...errorFields(err) });
+		return { ok: false, code: "failed", error: `cannot open the event index: ${errorFields(err).error}` };
+	}
+}
+
+/** Returns a reason string when `dir` cannot be created or written. */
+function checkWritable(dir: string): string | undefined {
+	try {
+		mkdirSync(dir, { recursive: true });
+		accessSync(dir, constants.W_OK);
+		return undefined;
+	} catch (err) {
+		const code = (err as { code?: unknown }).code;
+		if (code === "EACCES" || code === "EROFS" || code === "EPERM" || code === "ENOTDIR" || code === "EEXIST") {
+			return String(code);
+		}
+		throw err;
+	}
+}
+
+async function openWritable(dir: string, options: OpenStoreOptions, logger: StoreLogger): Promise<OpenStoreResult> {
+	const lockOpts = { wait: true, logger, stale: options.lockStaleMs };
+	let fresh: FreshReason | undefined;
+	let lastProblem = "";
+	for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+		const ptr = readPointer(dir);
+		if (!ptr.ok) {
+			// Create the first generation (or replace an unreadable pointer) under the lock; re-check inside it
+			// because another process may have done it while we waited.
+			const reason: FreshReason = ptr.reason === "missing" ? "new" : "invalid-pointer";
+			if (ptr.reason === "invalid") logger.log("warn", "store.invalid_pointer", { detail: ptr.detail });
+			const made = await withExclusiveLock(
+				dir,
+				STORE_LOCK,
+				async () => {
+					const again = readPointer(dir);
+					if (again.ok || (again.reason === "missing") !== (ptr.reason === "missing")) return false;
+					await replaceGeneration(dir, options, logger);
+					return true;
+				},
+				lockOpts,
+			);
+			if (!made.ok) return lockFailure(made.error);
+			if (made.value) fresh = reason;
+			continue;
+		}
+		const { file } = ptr.pointer;
+		const path = join(dir, file);
+		let db: SqliteDb;
+		try {
+			db = await openDatabase(path, { fileMustExist: true });
+		} catch (err) {
+			if (isCorruptionError(err)) {
+				if (!(await recoverLocked(dir, file, "corrupt", err, options, logger))) return lockFailure(lastProblem);
+				fresh = "corrupt";
+				continue;
+			}
+			if (!exists(path)) {
+				// The pointer moved on and the old file was deleted between our two reads: read it again. If it
+				// keeps naming a missing file, replace the generation.
+				lastProblem = `generation file ${file} is missing`;
+				if (attempt >= 2) {
+					if (!(await recoverLocked(dir, file, "missing-file", err, options, logger))) return lockFailure(lastProblem);
+					fresh = "missing-file";
+				}
+				continue;
+			}
+			const code = sqliteErrorCode(err);
+			if (code?.startsWith("SQLITE_READONLY") || code === "SQLITE_CANTOPEN" || code === "SQLITE_PERM") {
+				return await openReadOnly(dir, logger, `index file is not writable (${code})`);
+			}
+			throw err;
+		}
+		let outcome: "ok" | "newer" | "format" | "corrupt" | "migration-failed";
+		try {
+			outcome = await prepare(db, dir, lockOpts, logger);
+		} catch (err) {
+			db.close();
+			if (!isCorruptionError(err)) throw err;
+			if (!(await recoverLocked(dir, file, "corrupt", err, options, logger))) return lockFailure(lastProblem);
+			fresh = "corrupt";
+			continue;
+		}
+		if (outcome === "ok") return { ok: true, store: makeStore(db, dir, file, false, undefined, fresh) };
+		db.close();
+		if (outcome === "newer") {
+			logger.log("warn", "store.newer_schema", { file });
+			return await openReadOnly(dir, logger, "the index was migrated by a newer version of pi-event-index");
+		}
+		const reason: FreshReason = outcome === "format" ? "format-mismatch" : outcome;
+		if (!(await recoverLocked(dir, file, reason, undefined, options, logger))) return lockFailure(lastProblem);
+		fresh = reason;
+	}
+	return {
+		ok: false,
+		code: "failed",
+		error: `cannot open the event index in ${dir}: ${lastProblem || "retries exhausted"}`,
+	};
+}
+
+function lockFailure(detail: string): OpenStoreResult {
+	return {
+		ok: false,
+		code: "locked",
+		error: `the event index is busy or its lock cannot be taken${detail ? `: ${detail}` : ""}`,
+	};
+}
+
+/** Check journal and format; migrate (under the lock) when migrations are pending. */
+async function prepare(
+	db: SqliteDb,
+	dir: string,
+	lockOpts: { wait: boolean; logger: StoreLogger; stale?: number },
+	logger: StoreLogger,
+): Promise<"ok" | "newer" | "format" | "corrupt" | "migration-failed"> {
+	const state = migrationState(db);
+	if (state.status === "newer") return "newer";
+	if (state.status === "pending") {
+		const migrated = await withExclusiveLock(
+			dir,
+			STORE_LOCK,
+			() => {
+				// drizzle's migrate reads its journal before a deferred BEGIN and races across processes: re-check.
+				const again = migrationState(db);
+				if (again.status !== "pending") return again.status;
+				try {
+					db.migrate(MIGRATIONS_DIR);
+				} catch (err) {
+					if (isCorruptionError(err)) throw err;
+					logger.log("error", "store.migration_failed", { file: db.path, ...errorFields(err) });
+					return "failed" as const;
+				}
+				logger.log("info", "store.migrated", { file: db.path, from: again.applied, to: again.known });
+				return "current" as const;
+			},
+			lockOpts,
+		);
+		if (!migrated.ok) throw new Error(migrated.error);
+		if (migrated.value === "newer") return "newer";
+		if (migrated.value === "failed") return "migration-failed";
+	}
+	return readFormat(db) === String(INDEX_FORMAT) ? "ok" : "format";
+}
+
+function readFormat(db: SqliteDb): string | undefined {
+	try {
+		return db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'format'").get()?.value;
+	} catch (err) {
+		if (isCorruptionError(err)) throw err;
+		return undefined;
+	}
+}
+
+/**
+ * Replace generation `file` with a fresh one, under the store lock. Does nothing if the pointer moved on while we
+ * waited (someone else recovered). A corrupt file is renamed aside, never deleted. Returns false if the lock could
+ * not be taken.
+ */
+async function recoverLocked(
+	dir: string,
+	file: string,
+	reason: FreshReason,
+	err: unknown,
+	options: OpenStoreOptions,
+	logger: StoreLogger,
+): Promise<boolean> {
+	const result = await withExclusiveLock(
+		dir,
+		STORE_LOCK,
+		async () => {
+			const ptr = readPointer(dir);
+			if (!ptr.ok || ptr.pointer.file !== file) return;
+			if (reason === "corrupt") moveAside(dir, file, err, logger);
+			else logger.log("warn", "store.rebuild", { file, reason });
+			await replaceGeneration(dir, options, logger);
+		},
+		{ wait: true, logger, stale: options.lockStaleMs },
+	);
+	return result.ok;
+}
+
+/** Create and publish a new empty generation (caller holds the store lock). */
+async function replaceGeneration(dir: string, options: OpenStoreOptions, logger: StoreLogger): Promise<void> {
+	const gen = await createGeneration(dir, { createdBy: options.createdBy ?? packageVersion(), logger });
+	gen.db.close();
+	const published = await publishGeneration(dir, gen.file, { logger, holdingStoreLock: true });
+	if (!published.ok) throw new Error(published.error);
+}
+
+/** Rename a corrupt generation (and its side files) to `<name>.corrupt-<timestamp>`. */
+function moveAside(dir: string, file: string, err: unknown, logger: StoreLogger): void {
+	const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+	const aside = `${file}.corrupt-${stamp}`;
+	for (const suffix of ["", "-wal", "-shm"]) {
+		try {
+			renameSync(join(dir, file + suffix), join(dir, aside + suffix));
+		} catch {
+			// Side files may not exist.
+		}
+	}
+	logger.log("error", "store.corrupt_moved_aside", { file, movedTo: aside, ...errorFields(err) });
+}
+
+/** Record a corrupt generation found after open (e.g. SQLITE_CORRUPT in a query): move it aside, start fresh. */
+export async function recoverCorruptStore(store: Store, err: unknown, options: Omit<OpenStoreOptions, "dir"> = {}) {
+	const logger = options.logger ?? createLogger(store.dir);
+	store.close();
+	const ok = await recoverLocked(store.dir, store.file, "corrupt", err, { ...options, dir: store.dir }, logger);
+	return ok ? openStore({ ...options, dir: store.dir, logger }) : lockFailure("");
+}
+
+/** Open the current generation read-only (no creation, migration or recovery). */
+async function openReadOnly(dir: string, logger: StoreLogger, reason: string): Promise<OpenStoreResult> {
+	for (let attempt = 0; attempt < 3; attempt++) {
+		const ptr = readPointer(dir);
+		if (!ptr.ok) {
+			return {
+				ok: false,
+				code: "not-found",
+				error: `no usable event index in ${dir} (${reason}; pointer ${pointerFileName()} ${ptr.reason})`,
+			};
+		}
+		const { file } = ptr.pointer;
+		let db: SqliteDb;
+		try {
+			db = await openDatabase(join(dir, file), { readonly: true });
+		} catch (err) {
+			if (!exists(join(dir, file))) continue;
+			return { ok: false, code: "failed", error: `cannot open the event index read-only: ${errorFields(err).error}` };
+		}
+		try {
+			const state = migrationState(db);
+			if (state.status === "pending") {
+				db.close();
+				return {
+					ok: false,
+					code: "incompatible",
+					error: `the event index in ${dir} needs a migration but ${reason}`,
+				};
+			}
+			if (state.status === "current" && readFormat(db) !== String(INDEX_FORMAT)) {
+				db.close();
+				return { ok: false, code: "incompatible", error: `the event index in ${dir} has another format and ${reason}` };
+			}
+			const why = state.status === "newer" ? "the index was migrated by a newer version of pi-event-index" : reason;
+			logger.log("info", "store.opened_read_only", { file, reason: why });
+			return { ok: true, store: makeStore(db, dir, file, true, why, undefined) };
+		} catch (err) {
+			db.close();
+			return { ok: false, code: "failed", error: `cannot read the event index: ${errorFields(err).error}` };
+		}
+	}
+	return { ok: false, code: "not-found", error: `the event index in ${dir} keeps changing; try again` };
+}
+
+function exists(path: string): boolean {
+	try {
+		statSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function makeStore(
+	db: SqliteDb,
+	dir: string,
+	file: string,
+	readOnly: boolean,
+	readOnlyReason: string | undefined,
+	fresh: FreshReason | undefined,
+): Store {
+	const pointerPath = join(dir, pointerFileName());
+	let seen: { ino: number; mtimeMs: number; size: number } | undefined;
+	let current = true;
+	const store: Store = {
+		db,
+		drizzle: db.drizzle,
+		dir,
+		file,
+		path: join(dir, file),
+		generation: generationOf(file) ?? file,
+		readOnly,
+		close: () => db.close(),
+		isCurrent() {
+			let st: { ino: number; mtimeMs: number; size: number };
+			try {
+				st = statSync(pointerPath);
+			} catch {
+				return false;
+			}
+			// The pointer is replaced by rename, so an unchanged inode and mtime mean an unchanged pointer.
+			if (seen && seen.ino === st.ino && seen.mtimeMs === st.mtimeMs && seen.size === st.size) return current;
+			const ptr = readPointer(dir);
+			current = ptr.ok && ptr.pointer.file === file;
+			seen = { ino: st.ino, mtimeMs: st.mtimeMs, size: st.size };
+			return current;
+		},
+	};
+	if (readOnlyReason !== undefined) store.readOnlyReason = readOnlyReason;
+	if (fresh !== undefined) store.fresh = fresh;
+	return store;
+}
