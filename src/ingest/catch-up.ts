@@ -1,0 +1,124 @@
+/**
+ * Catch-up of the whole corpus: discover every session file, sync the changed ones (caller's workspace first,
+ * newest first) in small transactions, and drop the rows of files that are gone. Runs only in the process that
+ * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
+ */
+import type { SqliteDb } from "../store/db.js";
+import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
+
+/** Progress of one catch-up pass, reported after every file. */
+export interface CatchUpProgress {
+	total: number;
+	done: number;
+	indexed: number;
+	failed: number;
+	removed: number;
+	bytesRead: number;
+	entriesAdded: number;
+	elapsedMs: number;
+}
+
+export interface CatchUpOptions {
+	roots: DiscoveryRoot[];
+	/** Files to include wherever they live (e.g. the current session file). */
+	extraFiles?: string[];
+	/** Files in the caller's workspace are synced first. */
+	inWorkspace?: (path: string) => boolean;
+	sync?: SyncOptions;
+	shouldStop?: () => boolean;
+	onProgress?: (p: CatchUpProgress) => void;
+	/** Called between files and batches; the default yields to the event loop. */
+	between?: () => Promise<void>;
+}
+
+export interface CatchUpResult extends CatchUpProgress {
+	stopped: boolean;
+	errors: Array<{ path: string; error: string }>;
+}
+
+/** Meta key holding the number of session files the last discovery found (for coverage in every process). */
+export const KNOWN_SOURCES_KEY = "known_sources";
+
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+interface StoredFacts {
+	path: string;
+	size: number;
+	mtimeMs: number;
+	syncedAt: number | null;
+	lastError: string | null;
+}
+
+/** True when discovery's stat matches what the last complete sync saw: no transaction needed. */
+function unchanged(file: DiscoveredFile, stored: StoredFacts | undefined): boolean {
+	return (
+		stored !== undefined &&
+		stored.syncedAt !== null &&
+		stored.lastError === null &&
+		stored.size === file.size &&
+		stored.mtimeMs === file.mtimeMs
+	);
+}
+
+export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
+	const started = Date.now();
+	const between = options.between ?? yieldToLoop;
+	const files = discoverFiles(options.roots, options.extraFiles ?? []);
+	const ordered = orderForCatchUp(files, options.inWorkspace ?? (() => false));
+	const stored = new Map(
+		(
+			db
+				.prepare("SELECT path, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError FROM sources")
+				.all() as StoredFacts[]
+		).map((r) => [r.path, r]),
+	);
+	db.transaction(() =>
+		db
+			.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+			.run(KNOWN_SOURCES_KEY, String(files.length)),
+	);
+
+	const discovered = new Set(files.map((f) => f.path));
+	// Rows whose files were not discovered: gone files are removed, files outside these roots are kept.
+	const vanished = [...stored.keys()].filter((p) => !discovered.has(p));
+	const work = ordered.filter((f) => !unchanged(f, stored.get(f.path)));
+	const progress: CatchUpResult = {
+		total: work.length + vanished.length,
+		done: 0,
+		indexed: 0,
+		failed: 0,
+		removed: 0,
+		bytesRead: 0,
+		entriesAdded: 0,
+		elapsedMs: 0,
+		stopped: false,
+		errors: [],
+	};
+	const syncer = new SourceSyncer(db, { ...options.sync, between, shouldStop: options.shouldStop });
+	const account = (path: string, r: SyncResult) => {
+		progress.done++;
+		progress.bytesRead += r.bytesRead;
+		progress.entriesAdded += r.entriesAdded;
+		if (r.status === "failed") {
+			progress.failed++;
+			if (progress.errors.length < 100) progress.errors.push({ path, error: r.error ?? "unknown error" });
+		} else if (r.status === "removed") progress.removed++;
+		else if (r.status === "indexed" || r.status === "reindexed") progress.indexed++;
+		progress.elapsedMs = Date.now() - started;
+		options.onProgress?.({ ...progress });
+	};
+
+	// New and changed files first (a moved file is re-keyed here before its old path is seen as gone).
+	for (const file of work) {
+		if (options.shouldStop?.()) return { ...progress, stopped: true };
+		account(file.path, await syncer.sync(file.path));
+		await between();
+	}
+	for (const path of vanished) {
+		if (options.shouldStop?.()) return { ...progress, stopped: true };
+		account(path, await syncer.sync(path));
+	}
+	progress.elapsedMs = Date.now() - started;
+	return progress;
+}

@@ -1,0 +1,76 @@
+/**
+ * Finds session files under the discovery roots. Pi's session folders are flat, and `<agentDir>/sessions/` holds
+ * one folder per workspace, so a root is either scanned flat or one level of sub-folders deep.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+/** A folder to look for `*.jsonl` session files in. */
+export interface DiscoveryRoot {
+	path: string;
+	/** Also scan the root's immediate sub-folders (one level, no deeper). */
+	subfolders: boolean;
+}
+
+/** A session file found on disk, with the stat facts ordering and sync need. */
+export interface DiscoveredFile {
+	path: string;
+	size: number;
+	mtimeMs: number;
+}
+
+function jsonlIn(dir: string): string[] {
+	try {
+		return readdirSync(dir, { withFileTypes: true })
+			.filter((d) => d.isFile() && d.name.endsWith(".jsonl"))
+			.map((d) => join(dir, d.name));
+	} catch {
+		// A root that does not exist (yet) or cannot be read contributes nothing.
+		return [];
+	}
+}
+
+function subfoldersOf(dir: string): string[] {
+	try {
+		return readdirSync(dir, { withFileTypes: true })
+			.filter((d) => d.isDirectory())
+			.map((d) => join(dir, d.name));
+	} catch {
+		return [];
+	}
+}
+
+/** Every `*.jsonl` file under the roots plus `extraFiles`, deduplicated by resolved path. */
+export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = []): DiscoveredFile[] {
+	const paths = new Set<string>();
+	for (const root of roots) {
+		const dir = resolve(root.path);
+		for (const f of jsonlIn(dir)) paths.add(f);
+		if (root.subfolders) for (const sub of subfoldersOf(dir)) for (const f of jsonlIn(sub)) paths.add(f);
+	}
+	for (const f of extraFiles) paths.add(resolve(f));
+	const found: DiscoveredFile[] = [];
+	for (const path of paths) {
+		try {
+			const st = statSync(path);
+			if (st.isFile()) found.push({ path, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) });
+		} catch {
+			// Vanished between readdir and stat: the next pass will not see it either.
+		}
+	}
+	return found;
+}
+
+/**
+ * Catch-up order: the caller's own workspace first (newest files first), then everything else newest first.
+ * `inWorkspace` decides by path (e.g. the effective session dir) since headers are unknown before parsing.
+ */
+export function orderForCatchUp(files: DiscoveredFile[], inWorkspace: (path: string) => boolean): DiscoveredFile[] {
+	return [...files].sort((a, b) => {
+		const wa = inWorkspace(a.path) ? 0 : 1;
+		const wb = inWorkspace(b.path) ? 0 : 1;
+		if (wa !== wb) return wa - wb;
+		if (a.mtimeMs !== b.mtimeMs) return b.mtimeMs - a.mtimeMs;
+		return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+	});
+}

@@ -1,0 +1,53 @@
+/**
+ * xxHash64 fingerprints of byte ranges of a session file. A checkpoint keeps two: the head of the file and the
+ * bytes just before the committed offset. Together with (dev, ino) and size they detect rewrites, truncation and
+ * replacement without re-reading unchanged bytes.
+ */
+import { readSync } from "node:fs";
+import xxhash from "xxhash-wasm";
+
+/** Bytes hashed at the head of a file and just before the checkpoint. */
+export const FINGERPRINT_BYTES = 4096;
+
+type Hasher = Awaited<ReturnType<typeof xxhash>>;
+let hasher: Hasher | undefined;
+
+/** Loads the wasm hasher once per process (or worker). Must be awaited before any fingerprint call. */
+export async function initFingerprints(): Promise<void> {
+	hasher ??= await xxhash();
+}
+
+function requireHasher(): Hasher {
+	if (!hasher) throw new Error("fingerprints used before initFingerprints()");
+	return hasher;
+}
+
+/** Hex xxHash64 of the given bytes. */
+export function hashBytes(bytes: Uint8Array): string {
+	return requireHasher().h64Raw(bytes).toString(16).padStart(16, "0");
+}
+
+/** Reads exactly [start, end) of an open file; returns fewer bytes only if the file is shorter. */
+export function readRange(fd: number, start: number, end: number): Uint8Array {
+	const length = Math.max(0, end - start);
+	const buf = new Uint8Array(length);
+	let filled = 0;
+	while (filled < length) {
+		const n = readSync(fd, buf, filled, length - filled, start + filled);
+		if (n === 0) break;
+		filled += n;
+	}
+	return filled === length ? buf : buf.subarray(0, filled);
+}
+
+/** Fingerprint of [start, end) of an open file, or null if the file no longer has those bytes. */
+export function hashRange(fd: number, start: number, end: number): string | null {
+	const bytes = readRange(fd, start, end);
+	if (bytes.length !== end - start) return null;
+	return hashBytes(bytes);
+}
+
+/** Where the head and tail fingerprints of a checkpoint at `offset` lie. */
+export function fingerprintRanges(offset: number): { headLen: number; tailStart: number } {
+	return { headLen: Math.min(offset, FINGERPRINT_BYTES), tailStart: Math.max(0, offset - FINGERPRINT_BYTES) };
+}

@@ -1,0 +1,268 @@
+/**
+ * Row-level writes for one source: events, fragments, their FTS bodies, tree states and the checkpoint.
+ * Every function here runs inside the caller's write transaction.
+ */
+import type { SkipReceipt } from "../parse/types.js";
+import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
+import type { SqliteDb } from "../store/db.js";
+import { searchText } from "../text/search-text.js";
+
+/** Receipts kept per source (the count is kept in full). */
+export const MAX_RECEIPTS = 50;
+
+/** The checkpoint columns of `sources`, as read inside a sync transaction. */
+export interface SourceCheckpoint {
+	id: number;
+	path: string;
+	dev: string;
+	ino: string;
+	size: number;
+	mtimeMs: number;
+	offset: number;
+	lineCount: number;
+	parseState: string;
+	headHash: string;
+	headLen: number;
+	tailHash: string;
+	tailStart: number;
+	leafEntryId: string | null;
+	leafSeq: number | null;
+	entryCount: number;
+	skippedCount: number;
+	receipts: string;
+	syncedAt: number | null;
+	sessionId: string | null;
+}
+
+const CHECKPOINT_COLUMNS = `id, path, dev, ino, size, mtime_ms AS mtimeMs, offset, line_count AS lineCount,
+	parse_state AS parseState, head_hash AS headHash, head_len AS headLen, tail_hash AS tailHash,
+	tail_start AS tailStart, leaf_entry_id AS leafEntryId, leaf_seq AS leafSeq, entry_count AS entryCount,
+	skipped_count AS skippedCount, receipts, synced_at AS syncedAt, session_id AS sessionId`;
+
+/** Prepared statements for one connection, created once and reused for every batch. */
+export class SourceRows {
+	private readonly byPath;
+	private readonly byIdentity;
+	private readonly insertSource;
+	private readonly insertEvent;
+	private readonly insertFragment;
+	private readonly insertFts;
+	private readonly deleteEvents;
+	private readonly deleteSource;
+	private readonly skeleton;
+	private readonly updateStates;
+	private readonly stateOf;
+	private readonly idUse;
+
+	constructor(private readonly db: SqliteDb) {
+		this.byPath = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE path = ?`);
+		this.byIdentity = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE dev = ? AND ino = ?`);
+		this.insertSource = db.prepare(
+			"INSERT INTO sources (path, dev, ino, size, mtime_ms) VALUES (?, ?, ?, ?, ?) RETURNING id",
+		);
+		this.insertEvent = db.prepare(
+			`INSERT INTO events (source_id, seq, entry_id, parent_id, entry_type, role, tool_name, tool_call_id, is_error,
+				timestamp, line_no, byte_start, byte_end, link_id, attributes, files, branch_state, selection_state)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		);
+		this.insertFragment = db.prepare(
+			`INSERT INTO fragments (source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		);
+		this.insertFts = db.prepare("INSERT INTO fragments_fts (rowid, body) VALUES (?, ?)");
+		this.deleteEvents = db.prepare("DELETE FROM events WHERE source_id = ?");
+		this.deleteSource = db.prepare("DELETE FROM sources WHERE id = ?");
+		this.skeleton = db.prepare(
+			`SELECT seq, entry_id AS entryId, parent_id AS parentId, entry_type AS entryType, link_id AS linkId,
+				branch_state AS branchState, selection_state AS selectionState
+			FROM events WHERE source_id = ? ORDER BY seq`,
+		);
+		this.stateOf = db.prepare(
+			"SELECT branch_state AS branchState, selection_state AS selectionState FROM events WHERE source_id = ? AND seq = ?",
+		);
+		this.idUse = db.prepare(
+			`SELECT 1 FROM events WHERE source_id = @s AND entry_id = @id
+			UNION ALL SELECT 1 FROM events WHERE source_id = @s AND parent_id = @id
+			UNION ALL SELECT 1 FROM events WHERE source_id = @s AND link_id = @id LIMIT 1`,
+		);
+		this.updateStates = db.prepare(
+			"UPDATE events SET branch_state = ?, selection_state = ? WHERE source_id = ? AND seq = ?",
+		);
+	}
+
+	get(path: string): SourceCheckpoint | undefined {
+		return this.byPath.get(path) as SourceCheckpoint | undefined;
+	}
+
+	withIdentity(dev: string, ino: string): SourceCheckpoint[] {
+		return this.byIdentity.all(dev, ino) as SourceCheckpoint[];
+	}
+
+	create(path: string, dev: string, ino: string, size: number, mtimeMs: number): number {
+		const row = this.insertSource.get(path, dev, ino, size, mtimeMs) as { id: number };
+		return row.id;
+	}
+
+	/** Drops every derived row of a source (fragments and FTS rows follow by cascade and trigger). */
+	clear(sourceId: number): void {
+		this.deleteEvents.run(sourceId);
+	}
+
+	remove(sourceId: number): void {
+		this.deleteSource.run(sourceId);
+	}
+
+	/** Inserts events with their fragments and FTS bodies; `states` gives each event's tree states. */
+	insert(sourceId: number, projected: ProjectedEvent[], states: (seq: number) => TreeStates): number {
+		let fragmentCount = 0;
+		for (const e of projected) {
+			const s = states(e.seq);
+			this.insertEvent.run(
+				sourceId,
+				e.seq,
+				e.entryId,
+				e.parentId,
+				e.entryType,
+				e.role ?? null,
+				e.toolName ?? null,
+				e.toolCallId ?? null,
+				e.isError ? 1 : 0,
+				e.timestamp,
+				e.lineNo,
+				e.byteStart,
+				e.byteEnd,
+				e.linkId ?? null,
+				JSON.stringify(e.attributes),
+				JSON.stringify(e.files),
+				s.branchState,
+				s.selectionState,
+			);
+			for (const f of e.fragments) {
+				const r = this.insertFragment.run(
+					sourceId,
+					e.seq,
+					f.ord,
+					f.kind,
+					f.text,
+					f.charCount,
+					f.toolName ?? null,
+					f.toolCallId ?? null,
+				);
+				this.insertFts.run(r.lastInsertRowid, searchText(f.text));
+				fragmentCount++;
+			}
+		}
+		return fragmentCount;
+	}
+
+	/** Stored tree states of one event. */
+	statesOf(sourceId: number, seq: number): TreeStates | undefined {
+		return this.stateOf.get(sourceId, seq) as TreeStates | undefined;
+	}
+
+	/** True when an indexed entry of the source has this id, or names it as its parent or link target. */
+	idInUse(sourceId: number, id: string): boolean {
+		return this.idUse.get({ s: sourceId, id }) !== undefined;
+	}
+
+	/** The tree skeleton of a whole source, for a full tree-state recomputation. */
+	loadSkeleton(sourceId: number): Array<TreeNode & TreeStates> {
+		return this.skeleton.all(sourceId) as Array<TreeNode & TreeStates>;
+	}
+
+	/** Writes tree states that differ from what is stored. */
+	applyStates(sourceId: number, stored: Array<TreeNode & TreeStates>, states: Map<number, TreeStates>): number {
+		let changed = 0;
+		for (const node of stored) {
+			const s = states.get(node.seq);
+			if (!s) continue;
+			if (s.branchState !== node.branchState || s.selectionState !== node.selectionState) {
+				this.updateStates.run(s.branchState, s.selectionState, sourceId, node.seq);
+				changed++;
+			}
+		}
+		return changed;
+	}
+
+	/** Writes the checkpoint and header facts in the same transaction as the rows they describe. */
+	saveCheckpoint(sourceId: number, c: CheckpointUpdate): void {
+		const sets = Object.keys(c).map((k) => `${COLUMN[k as keyof CheckpointUpdate]} = @${k}`);
+		const params: Record<string, unknown> = {};
+		for (const [k, v] of Object.entries(c)) params[k] = typeof v === "boolean" ? (v ? 1 : 0) : (v ?? null);
+		params.id = sourceId;
+		this.db.prepare(`UPDATE sources SET ${sets.join(", ")} WHERE id = @id`).run(params);
+	}
+}
+
+/** Checkpoint fields a sync may write; absent keys are left as they are. */
+export interface CheckpointUpdate {
+	path?: string;
+	dev?: string;
+	ino?: string;
+	size?: number;
+	mtimeMs?: number;
+	offset?: number;
+	lineCount?: number;
+	parseState?: string;
+	headHash?: string;
+	headLen?: number;
+	tailHash?: string;
+	tailStart?: number;
+	sessionId?: string | null;
+	sessionVersion?: number | null;
+	cwd?: string | null;
+	headerTimestamp?: string | null;
+	parentSession?: string | null;
+	parentSessionPath?: string | null;
+	sessionName?: string | null;
+	leafEntryId?: string | null;
+	leafSeq?: number | null;
+	entryCount?: number;
+	skippedCount?: number;
+	receipts?: string;
+	lastError?: string | null;
+	failures?: number;
+	syncedAt?: number | null;
+}
+
+const COLUMN: Record<keyof CheckpointUpdate, string> = {
+	path: "path",
+	dev: "dev",
+	ino: "ino",
+	size: "size",
+	mtimeMs: "mtime_ms",
+	offset: "offset",
+	lineCount: "line_count",
+	parseState: "parse_state",
+	headHash: "head_hash",
+	headLen: "head_len",
+	tailHash: "tail_hash",
+	tailStart: "tail_start",
+	sessionId: "session_id",
+	sessionVersion: "session_version",
+	cwd: "cwd",
+	headerTimestamp: "header_timestamp",
+	parentSession: "parent_session",
+	parentSessionPath: "parent_session_path",
+	sessionName: "session_name",
+	leafEntryId: "leaf_entry_id",
+	leafSeq: "leaf_seq",
+	entryCount: "entry_count",
+	skippedCount: "skipped_count",
+	receipts: "receipts",
+	lastError: "last_error",
+	failures: "failures",
+	syncedAt: "synced_at",
+};
+
+/** Appends receipts to the stored JSON list, keeping the newest MAX_RECEIPTS. */
+export function mergeReceipts(storedJson: string, added: SkipReceipt[]): string {
+	if (added.length === 0) return storedJson;
+	let stored: SkipReceipt[] = [];
+	try {
+		stored = JSON.parse(storedJson) as SkipReceipt[];
+	} catch {
+		stored = [];
+	}
+	return JSON.stringify([...stored, ...added].slice(-MAX_RECEIPTS));
+}

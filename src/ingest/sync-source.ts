@@ -1,0 +1,436 @@
+/**
+ * Sync of one session file (index-lifecycle.md, "Sync of one source"):
+ *   1. stat; unchanged identity, size and mtime → done.
+ *   2. gone → its rows are removed.
+ *   3. shrunk, new identity or a fingerprint mismatch → rows dropped, indexed again from byte 0.
+ *   4. otherwise read from the checkpoint to the last `\n`, parse, project, insert and advance the checkpoint,
+ *      all in one transaction.
+ *   5. malformed lines become receipts; they never abort the file.
+ * Each batch is one BEGIN IMMEDIATE transaction that re-reads the checkpoint first, so concurrent indexers in any
+ * number of processes index every complete line exactly once.
+ */
+import { type BigIntStats, closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
+import type { ParseState, SkipReceipt } from "../parse/types.js";
+import { projectEntry } from "../project/project-entry.js";
+import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
+import type { ProjectedEvent, TreeNode } from "../project/types.js";
+import type { SqliteDb } from "../store/db.js";
+import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
+import { fingerprintRanges, hashRange } from "./fingerprint.js";
+import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
+
+export interface SyncOptions {
+	/** Input bytes per transaction; a longer backlog is committed in several batches. */
+	batchBytes?: number;
+	/** Lines longer than this are skipped with a receipt, without being held in memory. */
+	maxLineBytes?: number;
+	chunkBytes?: number;
+	/** Called between batches (e.g. to yield to the event loop). */
+	between?: () => Promise<void>;
+	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
+	shouldStop?: () => boolean;
+}
+
+export type SyncStatus = "unchanged" | "indexed" | "reindexed" | "removed" | "missing" | "failed" | "stopped";
+
+export interface SyncResult {
+	status: SyncStatus;
+	/** Why the file was indexed again from byte 0. */
+	reason?: "identity" | "shrunk" | "head-changed" | "tail-changed";
+	entriesAdded: number;
+	fragmentsAdded: number;
+	bytesRead: number;
+	/** Bytes read to check and refresh fingerprints: bounded by 4 × FINGERPRINT_BYTES per batch. */
+	fingerprintBytes: number;
+	skipped: number;
+	/** The file was re-keyed from another path (moved between roots) rather than parsed again. */
+	movedFrom?: string;
+	error?: string;
+}
+
+export const DEFAULT_BATCH_BYTES = 4 << 20;
+export const DEFAULT_MAX_LINE_BYTES = 8 << 20;
+
+interface BatchResult extends SyncResult {
+	done: boolean;
+}
+
+interface FileFacts {
+	dev: string;
+	ino: string;
+	size: number;
+	mtimeMs: number;
+}
+
+function facts(st: BigIntStats): FileFacts {
+	return {
+		dev: String(st.dev),
+		ino: String(st.ino),
+		size: Number(st.size),
+		mtimeMs: Math.trunc(Number(st.mtimeMs)),
+	};
+}
+
+function isGone(err: unknown): boolean {
+	const code = (err as NodeJS.ErrnoException).code;
+	return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function exists(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch (err) {
+		if (isGone(err)) return false;
+		throw err;
+	}
+}
+
+/** Opens the file and takes its facts from the open descriptor, so both describe the same inode. */
+function openFile(path: string): { fd: number; file: FileFacts } | null {
+	let fd: number;
+	try {
+		fd = openSync(path, "r");
+	} catch (err) {
+		if (isGone(err)) return null;
+		throw err;
+	}
+	const st = fstatSync(fd, { bigint: true });
+	if (!st.isFile()) {
+		closeSync(fd);
+		return null;
+	}
+	return { fd, file: facts(st) };
+}
+
+/** Per-connection sync machinery (prepared statements are reused across files and batches). */
+export class SourceSyncer {
+	private readonly rows: SourceRows;
+	/** Bytes read for fingerprints in the current batch (constant per sync, whatever the file size). */
+	private fingerprintBytes = 0;
+
+	constructor(
+		private readonly db: SqliteDb,
+		private readonly options: SyncOptions = {},
+	) {
+		this.rows = new SourceRows(db);
+	}
+
+	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
+	async sync(path: string, opts: SyncOptions = {}): Promise<SyncResult> {
+		const o = { ...this.options, ...opts };
+		const total: SyncResult = {
+			status: "unchanged",
+			entriesAdded: 0,
+			fragmentsAdded: 0,
+			bytesRead: 0,
+			fingerprintBytes: 0,
+			skipped: 0,
+		};
+		for (;;) {
+			let batch: BatchResult;
+			try {
+				batch = this.db.transaction(() => this.batch(path, o));
+			} catch (err) {
+				return { ...total, status: "failed", error: this.recordFailure(path, err) };
+			}
+			total.entriesAdded += batch.entriesAdded;
+			total.fragmentsAdded += batch.fragmentsAdded;
+			total.bytesRead += batch.bytesRead;
+			total.fingerprintBytes += batch.fingerprintBytes;
+			total.skipped += batch.skipped;
+			total.reason ??= batch.reason;
+			total.movedFrom ??= batch.movedFrom;
+			if (batch.status !== "unchanged" || total.status === "unchanged") {
+				total.status = total.status === "reindexed" && batch.status === "indexed" ? "reindexed" : batch.status;
+			}
+			if (batch.done) return total;
+			if (o.shouldStop?.()) return { ...total, status: "stopped" };
+			await o.between?.();
+		}
+	}
+
+	private recordFailure(path: string, err: unknown): string {
+		const message = err instanceof Error ? err.message : String(err);
+		try {
+			this.db.transaction(() => {
+				const row = this.rows.get(path);
+				if (row) {
+					this.db
+						.prepare("UPDATE sources SET last_error = ?, failures = failures + 1 WHERE id = ?")
+						.run(message.slice(0, 500), row.id);
+				}
+			});
+		} catch {
+			// The store itself is failing; the caller reports the original error.
+		}
+		return message;
+	}
+
+	/** One transaction: checks the file against its checkpoint and indexes at most one batch of new bytes. */
+	private batch(path: string, o: SyncOptions): BatchResult {
+		const result: BatchResult = {
+			status: "unchanged",
+			done: true,
+			entriesAdded: 0,
+			fragmentsAdded: 0,
+			bytesRead: 0,
+			fingerprintBytes: 0,
+			skipped: 0,
+		};
+		this.fingerprintBytes = 0;
+		const opened = openFile(path);
+		let row = this.rows.get(path);
+		if (!opened) {
+			if (row) this.rows.remove(row.id);
+			result.status = row ? "removed" : "missing";
+			return result;
+		}
+		const { fd, file } = opened;
+		if (
+			row &&
+			row.syncedAt !== null &&
+			row.dev === file.dev &&
+			row.ino === file.ino &&
+			row.size === file.size &&
+			row.mtimeMs === file.mtimeMs
+		) {
+			closeSync(fd);
+			return result;
+		}
+		try {
+			if (!row) {
+				const moved = this.rekeyMoved(path, file, fd);
+				if (moved) {
+					result.movedFrom = moved.from;
+					row = moved.row;
+				}
+			}
+			if (!row) {
+				const id = this.rows.create(path, file.dev, file.ino, file.size, file.mtimeMs);
+				row = this.rows.get(path) as SourceCheckpoint;
+				row.id = id;
+			} else {
+				const reason = this.rewriteReason(row, file, fd);
+				if (reason) {
+					this.rows.clear(row.id);
+					row = resetCheckpoint(row);
+					result.reason = reason;
+					result.status = "reindexed";
+				}
+			}
+			return this.indexNewBytes(row, file, fd, o, result);
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** A new path whose (dev, ino) and fingerprints match a source whose old path is gone: the file moved. */
+	private rekeyMoved(path: string, file: FileFacts, fd: number): { row: SourceCheckpoint; from: string } | undefined {
+		for (const candidate of this.rows.withIdentity(file.dev, file.ino)) {
+			if (candidate.path === path || exists(candidate.path)) continue;
+			if (this.rewriteReason(candidate, file, fd)) continue;
+			this.rows.saveCheckpoint(candidate.id, { path });
+			return { row: { ...candidate, path }, from: candidate.path };
+		}
+		return undefined;
+	}
+
+	private rewriteReason(row: SourceCheckpoint, file: FileFacts, fd: number): SyncResult["reason"] | undefined {
+		if (row.dev !== file.dev || row.ino !== file.ino) return "identity";
+		if (file.size < row.offset) return "shrunk";
+		if (row.headLen > 0 && this.hash(fd, 0, row.headLen) !== row.headHash) return "head-changed";
+		if (row.offset > row.tailStart && this.hash(fd, row.tailStart, row.offset) !== row.tailHash) return "tail-changed";
+		return undefined;
+	}
+
+	private indexNewBytes(
+		row: SourceCheckpoint,
+		file: FileFacts,
+		fd: number,
+		o: SyncOptions,
+		result: BatchResult,
+	): BatchResult {
+		const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
+		const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+		let state: ParseState = row.offset === 0 ? initialParseState() : parseStateOf(row);
+		const reader = chunkReader(fd, state.byteOffset, file.size, o.chunkBytes ?? CHUNK_BYTES);
+		const projected: ProjectedEvent[] = [];
+		const receipts: SkipReceipt[] = [];
+		let pending: Uint8Array = new Uint8Array(0);
+		// While skipping an oversized line: where it started (bytes are dropped, not buffered).
+		let skippingFrom = -1;
+		let sessionName: string | null | undefined;
+
+		for (;;) {
+			if (state.byteOffset - row.offset >= batchBytes) break;
+			const chunk = reader.next();
+			if (!chunk) break;
+			if (skippingFrom >= 0) {
+				const nl = chunk.indexOf(10);
+				if (nl < 0) continue;
+				const lineEnd = reader.position - chunk.length + nl + 1;
+				state = { ...state, byteOffset: lineEnd, lineCount: state.lineCount + 1 };
+				receipts.push({ lineNo: state.lineCount, byteStart: skippingFrom, byteEnd: lineEnd, reason: "line too large" });
+				skippingFrom = -1;
+				pending = chunk.subarray(nl + 1);
+			} else {
+				pending = pending.length === 0 ? chunk : concat(pending, chunk);
+			}
+			const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
+			const consumed = parsed.state.byteOffset - state.byteOffset;
+			state = parsed.state;
+			receipts.push(...parsed.receipts);
+			for (const entry of parsed.entries) {
+				const event = projectEntry(entry);
+				if (event.sessionName !== undefined) sessionName = event.sessionName || null;
+				projected.push(event);
+			}
+			pending = pending.subarray(consumed);
+			if (pending.length > maxLine && pending.indexOf(10) < 0) {
+				skippingFrom = state.byteOffset;
+				pending = new Uint8Array(0);
+			}
+		}
+		result.bytesRead = reader.bytesRead;
+		// A skipped oversized line that has not ended yet is re-read next time; nothing past it is committed.
+		const reachedEnd = skippingFrom < 0 && state.byteOffset + pending.length >= file.size && !hasNewline(pending);
+		const header = state.header;
+
+		const states = this.treeStates(row, projected);
+		result.fragmentsAdded = this.rows.insert(row.id, projected, (seq) => states.get(seq) ?? UNKNOWN_STATES);
+		if (states.recompute) states.recompute();
+		result.entriesAdded = projected.length;
+		result.skipped = receipts.length;
+		if (projected.length > 0 || receipts.length > 0 || row.offset !== state.byteOffset) {
+			if (result.status === "unchanged") result.status = "indexed";
+		}
+
+		const last = projected[projected.length - 1];
+		const { headLen, tailStart } = fingerprintRanges(state.byteOffset);
+		const update: CheckpointUpdate = {
+			dev: file.dev,
+			ino: file.ino,
+			size: file.size,
+			mtimeMs: file.mtimeMs,
+			offset: state.byteOffset,
+			lineCount: state.lineCount,
+			parseState: JSON.stringify(state),
+			headLen,
+			headHash: headLen === row.headLen && headLen > 0 ? row.headHash : headLen > 0 ? this.hash(fd, 0, headLen) : "",
+			tailStart,
+			tailHash: state.byteOffset > tailStart ? this.hash(fd, tailStart, state.byteOffset) : "",
+			entryCount: state.entryCount,
+			skippedCount: row.skippedCount + receipts.length,
+			receipts: mergeReceipts(row.receipts, receipts),
+			lastError: null,
+			failures: 0,
+			syncedAt: reachedEnd ? Date.now() : null,
+		};
+		if (last) {
+			update.leafEntryId = last.entryId;
+			update.leafSeq = last.seq;
+		}
+		if (sessionName !== undefined) update.sessionName = sessionName;
+		if (header && row.sessionId === null) {
+			update.sessionId = header.id;
+			update.sessionVersion = header.version;
+			update.cwd = header.cwd;
+			update.headerTimestamp = header.timestamp;
+			update.parentSession = header.parentSession ?? null;
+			update.parentSessionPath = header.parentSession
+				? resolveParentSession(header.parentSession, header.cwd, row.path)
+				: null;
+		}
+		this.rows.saveCheckpoint(row.id, update);
+		result.done = reachedEnd || reader.position >= file.size;
+		result.fingerprintBytes = this.fingerprintBytes;
+		return result;
+	}
+
+	private hash(fd: number, start: number, end: number): string {
+		this.fingerprintBytes += end - start;
+		return hashRange(fd, start, end) ?? "";
+	}
+
+	/**
+	 * Tree states for the new events. An append that only extends the current leaf gets its states in O(new);
+	 * anything else (a branch, a compaction, a first batch) recomputes the whole source after the insert.
+	 */
+	private treeStates(row: SourceCheckpoint, projected: ProjectedEvent[]): StatePlan {
+		const nodes: TreeNode[] = projected.map(toNode);
+		if (nodes.length === 0) return Object.assign(new Map(), { recompute: undefined });
+		const fast =
+			row.entryCount > 0 &&
+			extendsLeaf(row.leafEntryId, nodes, {
+				prevLeafStates: row.leafSeq === null ? undefined : this.rows.statesOf(row.id, row.leafSeq),
+				idInUse: (id) => this.rows.idInUse(row.id, id),
+			});
+		if (!fast) {
+			const plan: StatePlan = Object.assign(new Map(), {
+				recompute: () => {
+					const stored = this.rows.loadSkeleton(row.id);
+					this.rows.applyStates(row.id, stored, computeTreeStates(stored));
+				},
+			});
+			return plan;
+		}
+		return Object.assign(leafExtensionStates(nodes), { recompute: undefined });
+	}
+}
+
+type StatePlan = Map<number, import("../project/types.js").TreeStates> & { recompute: (() => void) | undefined };
+
+const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;
+
+function toNode(e: ProjectedEvent): TreeNode {
+	return { seq: e.seq, entryId: e.entryId, parentId: e.parentId, entryType: e.entryType, linkId: e.linkId ?? null };
+}
+
+function resetCheckpoint(row: SourceCheckpoint): SourceCheckpoint {
+	return {
+		...row,
+		offset: 0,
+		lineCount: 0,
+		parseState: "{}",
+		headHash: "",
+		headLen: 0,
+		tailHash: "",
+		tailStart: 0,
+		leafEntryId: null,
+		leafSeq: null,
+		entryCount: 0,
+		skippedCount: 0,
+		receipts: "[]",
+		syncedAt: null,
+		sessionId: null,
+	};
+}
+
+function parseStateOf(row: SourceCheckpoint): ParseState {
+	try {
+		const s = JSON.parse(row.parseState) as ParseState;
+		if (typeof s.byteOffset === "number" && s.byteOffset === row.offset) return s;
+	} catch {
+		// fall through
+	}
+	throw new Error(`checkpoint of source ${row.id} has an unreadable parser state`);
+}
+
+/** Pi records parentSession as given on its command line; a relative one is relative to where Pi ran. */
+export function resolveParentSession(parent: string, cwd: string, ownPath: string): string {
+	if (isAbsolute(parent)) return resolve(parent);
+	return cwd ? resolve(cwd, parent) : resolve(dirname(ownPath), parent);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+	const out = new Uint8Array(a.length + b.length);
+	out.set(a, 0);
+	out.set(b, a.length);
+	return out;
+}
+
+function hasNewline(bytes: Uint8Array): boolean {
+	return bytes.indexOf(10) >= 0;
+}

@@ -1,0 +1,33 @@
+/** A real migrated SQLite store in a fresh temp dir, for tests. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { MIGRATIONS_DIR } from "../../src/store/migrations.js";
+
+export interface TempStore {
+	dir: string;
+	db: SqliteDb;
+	cleanup(): void;
+}
+
+export async function tempDir(prefix = "pei-"): Promise<string> {
+	return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Opens a migrated store file `index.sqlite` in a new temp dir (or in `dir`). */
+export async function tempStore(dir?: string): Promise<TempStore> {
+	await initFingerprints();
+	const d = dir ?? (await tempDir());
+	const db = await openDatabase(join(d, "index.sqlite"));
+	db.migrate(MIGRATIONS_DIR);
+	return {
+		dir: d,
+		db,
+		cleanup() {
+			db.close();
+			rmSync(d, { recursive: true, force: true });
+		},
+	};
+}
