@@ -14,7 +14,7 @@ import {
 let tmp: string;
 let agentDir: string;
 let cwd: string;
-const savedEnv = { ...process.env };
+const savedAgentDir = process.env.PI_CODING_AGENT_DIR;
 
 beforeEach(() => {
 	tmp = realpathSync(mkdtempSync(join(tmpdir(), "pi-paths-")));
@@ -25,7 +25,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	process.env = { ...savedEnv };
+	if (savedAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+	else process.env.PI_CODING_AGENT_DIR = savedAgentDir;
 	rmSync(tmp, { recursive: true, force: true });
 });
 
