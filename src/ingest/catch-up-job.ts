@@ -1,0 +1,64 @@
+/**
+ * One whole-corpus catch-up as a job: take the cross-process catch-up lock (or skip if another process holds it),
+ * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
+ */
+import { tryLock } from "../store/lock.js";
+import { openStore } from "../store/open-store.js";
+import { type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
+import type { DiscoveryRoot } from "./discover.js";
+import { initFingerprints } from "./fingerprint.js";
+import type { SyncOptions } from "./sync-source.js";
+
+/** Everything a catch-up needs, as plain data (it crosses the worker boundary). */
+export interface CatchUpJob {
+	indexDir: string;
+	roots: DiscoveryRoot[];
+	extraFiles: string[];
+	/** Directory prefixes whose files are the caller's workspace (synced first). */
+	workspaceDirs: string[];
+	sync?: Omit<SyncOptions, "between" | "shouldStop">;
+	/** Lock staleness threshold in ms (tests only; the default is the lock module's). */
+	lockStaleMs?: number;
+}
+
+export type CatchUpOutcome =
+	| { kind: "done"; result: CatchUpResult }
+	| { kind: "skipped"; reason: "locked" | "read-only" }
+	| { kind: "failed"; error: string };
+
+/** Name of the lock that makes one process at a time do whole-corpus catch-up. */
+export const CATCH_UP_LOCK = "catch-up";
+
+export async function runCatchUpJob(
+	job: CatchUpJob,
+	hooks: { shouldStop?: () => boolean; onProgress?: (p: CatchUpProgress) => void } = {},
+): Promise<CatchUpOutcome> {
+	await initFingerprints();
+	const lock = await tryLock(job.indexDir, CATCH_UP_LOCK, { stale: job.lockStaleMs });
+	if (!lock) return { kind: "skipped", reason: "locked" };
+	try {
+		const opened = await openStore({ dir: job.indexDir, lockStaleMs: job.lockStaleMs });
+		if (!opened.ok) return { kind: "failed", error: opened.error };
+		const store = opened.store;
+		try {
+			if (store.readOnly) return { kind: "skipped", reason: "read-only" };
+			const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
+			const result = await catchUp(store.db, {
+				roots: job.roots,
+				extraFiles: job.extraFiles,
+				inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
+				sync: job.sync,
+				// A compromised lock means another process may have taken over: stop writing at once.
+				shouldStop: () => lock.compromised || (hooks.shouldStop?.() ?? false),
+				onProgress: hooks.onProgress,
+			});
+			return { kind: "done", result };
+		} finally {
+			store.close();
+		}
+	} catch (err) {
+		return { kind: "failed", error: err instanceof Error ? err.message : String(err) };
+	} finally {
+		await lock.release();
+	}
+}

@@ -1,0 +1,226 @@
+/**
+ * The lifecycle manager the extension and the CLI use: open the shared store without scanning anything, sync
+ * the caller's own file on the hot path, run whole-corpus catch-up in a worker thread (only in the process holding
+ * the catch-up lock), report coverage, and release everything on close.
+ */
+import { Worker } from "node:worker_threads";
+import type { Coverage } from "../contract.js";
+import { lockHolderInfo } from "../store/lock.js";
+import { openStore, type Store } from "../store/open-store.js";
+import type { CatchUpProgress } from "./catch-up.js";
+import { KNOWN_SOURCES_KEY } from "./catch-up.js";
+import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
+import type { WorkerMessage } from "./catch-up-worker.js";
+import type { DiscoveryRoot } from "./discover.js";
+import { initFingerprints } from "./fingerprint.js";
+import { REBUILD_LOCK } from "./rebuild.js";
+import { SourceSyncer, type SyncResult } from "./sync-source.js";
+
+export interface IndexManagerOptions {
+	indexDir: string;
+	roots: DiscoveryRoot[];
+	/** Files indexed wherever they live (the current session file). */
+	extraFiles?: string[];
+	/** Directories holding the caller's workspace sessions; catch-up does them first. */
+	workspaceDirs?: string[];
+	/** Run catch-up in a worker thread (default) or in slices on this thread. */
+	useWorker?: boolean;
+	/** Lock staleness threshold in ms (tests only). */
+	lockStaleMs?: number;
+}
+
+/** The store could not be opened at all (e.g. no usable index and an unwritable directory). */
+export class IndexUnavailableError extends Error {}
+
+/** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
+const HOT_PATH_BATCH_BYTES = 256 << 10;
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+export class IndexManager {
+	private current: Store;
+	private syncer: SourceSyncer;
+	private running: Promise<CatchUpOutcome> | undefined;
+	private worker: Worker | undefined;
+	private stopRequested = false;
+	private lastProgress: CatchUpProgress | undefined;
+	private readonly listeners = new Set<(p: CatchUpProgress) => void>();
+	private closed = false;
+
+	private constructor(
+		private readonly options: IndexManagerOptions,
+		store: Store,
+	) {
+		this.current = store;
+		this.syncer = new SourceSyncer(store.db);
+	}
+
+	/** Opens (and if needed migrates) the shared store. Reads no session file. */
+	static async open(options: IndexManagerOptions): Promise<IndexManager> {
+		await initFingerprints();
+		const opened = await openStore({ dir: options.indexDir, lockStaleMs: options.lockStaleMs });
+		if (!opened.ok) throw new IndexUnavailableError(opened.error);
+		return new IndexManager(options, opened.store);
+	}
+
+	/** The store as last opened; call `refresh()` first to follow a newly published generation. */
+	get store(): Store {
+		return this.current;
+	}
+
+	/** Switches to a newly published generation (after a rebuild or recovery) without a restart. */
+	async refresh(): Promise<Store> {
+		if (this.closed || this.current.isCurrent()) return this.current;
+		const opened = await openStore({ dir: this.options.indexDir, lockStaleMs: this.options.lockStaleMs });
+		if (opened.ok) {
+			const old = this.current;
+			this.current = opened.store;
+			this.syncer = new SourceSyncer(opened.store.db);
+			old.close();
+		}
+		return this.current;
+	}
+
+	/** Brings one file up to date (the hot path before every tool call). */
+	async syncFile(path: string): Promise<SyncResult> {
+		const store = await this.refresh();
+		if (store.readOnly) {
+			return { status: "unchanged", entriesAdded: 0, fragmentsAdded: 0, bytesRead: 0, fingerprintBytes: 0, skipped: 0 };
+		}
+		return this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });
+	}
+
+	/** Starts background catch-up unless one is already running here; resolves when it ends. */
+	startCatchUp(): Promise<CatchUpOutcome> {
+		if (this.closed) return Promise.resolve({ kind: "skipped", reason: "locked" });
+		this.running ??= this.runCatchUp().finally(() => {
+			this.running = undefined;
+			this.worker = undefined;
+		});
+		return this.running;
+	}
+
+	get catchUpRunning(): boolean {
+		return this.running !== undefined;
+	}
+
+	get progress(): CatchUpProgress | undefined {
+		return this.lastProgress;
+	}
+
+	onProgress(listener: (p: CatchUpProgress) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	private job(): CatchUpJob {
+		return {
+			indexDir: this.options.indexDir,
+			roots: this.options.roots,
+			extraFiles: this.options.extraFiles ?? [],
+			workspaceDirs: this.options.workspaceDirs ?? [],
+			lockStaleMs: this.options.lockStaleMs,
+		};
+	}
+
+	private emit(p: CatchUpProgress): void {
+		this.lastProgress = p;
+		for (const l of this.listeners) l(p);
+	}
+
+	private async runCatchUp(): Promise<CatchUpOutcome> {
+		this.stopRequested = false;
+		if (this.options.useWorker === false) {
+			return runCatchUpJob(this.job(), { shouldStop: () => this.stopRequested, onProgress: (p) => this.emit(p) });
+		}
+		return new Promise<CatchUpOutcome>((resolvePromise) => {
+			let settled = false;
+			const settle = (o: CatchUpOutcome) => {
+				if (!settled) {
+					settled = true;
+					resolvePromise(o);
+				}
+			};
+			let worker: Worker;
+			try {
+				worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), { workerData: this.job() });
+			} catch (err) {
+				settle({ kind: "failed", error: `could not start the catch-up worker: ${(err as Error).message}` });
+				return;
+			}
+			this.worker = worker;
+			// The worker must not keep Pi (or a CLI) alive on its own.
+			worker.unref();
+			worker.on("message", (m: WorkerMessage) => {
+				if (m.type === "progress") this.emit(m.progress);
+				else if (m.type === "outcome") settle(m.outcome);
+			});
+			worker.on("error", (err) => settle({ kind: "failed", error: err.message }));
+			worker.on("exit", () => settle({ kind: "failed", error: "the catch-up worker exited early" }));
+		});
+	}
+
+	/** Waits up to `ms` for the running catch-up; true when none is running at the end. */
+	async waitForCatchUp(ms: number): Promise<boolean> {
+		const running = this.running;
+		if (!running) return true;
+		let timer: NodeJS.Timeout | undefined;
+		const timeout = new Promise<false>((r) => {
+			timer = setTimeout(() => r(false), ms);
+		});
+		const done = await Promise.race([running.then(() => true as const), timeout]);
+		clearTimeout(timer);
+		return done;
+	}
+
+	/** Coverage of the index as every process sees it (counts from the store, lock states from the index dir). */
+	async coverage(): Promise<Coverage> {
+		const db = (await this.refresh()).db;
+		const counts = db
+			.prepare(
+				`SELECT count(*) AS total,
+					sum(CASE WHEN synced_at IS NOT NULL AND last_error IS NULL THEN 1 ELSE 0 END) AS indexed,
+					sum(CASE WHEN last_error IS NOT NULL THEN 1 ELSE 0 END) AS failed
+				FROM sources`,
+			)
+			.get() as { total: number; indexed: number | null; failed: number | null };
+		const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
+			| { value: string }
+			| undefined;
+		const indexed = counts.indexed ?? 0;
+		const failed = counts.failed ?? 0;
+		const known = Math.max(counts.total, Number(knownRow?.value ?? 0));
+		const pending = Math.max(0, known - indexed - failed);
+		const rebuilding = (await lockHolderInfo(this.options.indexDir, REBUILD_LOCK)).locked;
+		const catchingUp = this.catchUpRunning || (await lockHolderInfo(this.options.indexDir, CATCH_UP_LOCK)).locked;
+		const partial = pending > 0 || rebuilding || (catchingUp && knownRow === undefined);
+		const parts = [`${indexed} of ${known} session files indexed`];
+		if (pending) parts.push(`${pending} pending`);
+		if (failed) parts.push(`${failed} failed`);
+		if (rebuilding) parts.push("rebuild running");
+		else if (catchingUp) parts.push("catch-up running");
+		if (this.current.readOnly) parts.push("read-only store (a newer version owns it)");
+		return {
+			known,
+			indexed,
+			pending,
+			failed,
+			rebuilding,
+			partial,
+			note: `${partial ? "partial" : "complete"}: ${parts.join(", ")}`,
+		};
+	}
+
+	/** Stops the worker (finishing its open batch), releases locks and closes handles. Safe to call twice. */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.stopRequested = true;
+		this.worker?.postMessage({ type: "stop" });
+		const running = this.running;
+		if (running) {
+			const finished = await this.waitForCatchUp(5_000);
+			if (!finished) await this.worker?.terminate();
+		}
+		this.closed = true;
+		this.current.close();
+	}
+}

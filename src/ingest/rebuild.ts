@@ -1,0 +1,67 @@
+/**
+ * Full rebuild (`reindex --full`): build a new generation from the JSONL files beside the current one, then
+ * publish it. Readers keep answering from the old generation until the swap and then switch without a restart.
+ */
+
+import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
+import { tryLock } from "../store/lock.js";
+import { type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
+import { CATCH_UP_LOCK, type CatchUpJob } from "./catch-up-job.js";
+import { initFingerprints } from "./fingerprint.js";
+
+/** Held for the whole rebuild; coverage reports "rebuilding" while it exists. */
+export const REBUILD_LOCK = "rebuild";
+
+export type RebuildOutcome =
+	| { kind: "done"; result: CatchUpResult; generation: string }
+	| { kind: "skipped"; reason: "locked" }
+	| { kind: "failed"; error: string };
+
+export async function rebuildStore(
+	job: CatchUpJob,
+	hooks: { shouldStop?: () => boolean; onProgress?: (p: CatchUpProgress) => void; lockStaleMs?: number } = {},
+): Promise<RebuildOutcome> {
+	await initFingerprints();
+	const stale = hooks.lockStaleMs;
+	const rebuildLock = await tryLock(job.indexDir, REBUILD_LOCK, { stale });
+	if (!rebuildLock) return { kind: "skipped", reason: "locked" };
+	// Waits for a running catch-up: it would otherwise keep writing into the generation being replaced.
+	const catchUpLock = await tryLock(job.indexDir, CATCH_UP_LOCK, { wait: true, stale });
+	if (!catchUpLock) {
+		await rebuildLock.release();
+		return { kind: "skipped", reason: "locked" };
+	}
+	let created: Awaited<ReturnType<typeof createGeneration>> | undefined;
+	try {
+		created = await createGeneration(job.indexDir);
+		const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
+		const result = await catchUp(created.db, {
+			roots: job.roots,
+			extraFiles: job.extraFiles,
+			inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
+			sync: job.sync,
+			shouldStop: () => rebuildLock.compromised || catchUpLock.compromised || (hooks.shouldStop?.() ?? false),
+			onProgress: hooks.onProgress,
+		});
+		created.db.close();
+		if (result.stopped) {
+			removeGenerationFiles(job.indexDir, created.file);
+			return { kind: "failed", error: "rebuild stopped before it finished; the current index is unchanged" };
+		}
+		const published = await publishGeneration(job.indexDir, created.file);
+		if (!published.ok) {
+			removeGenerationFiles(job.indexDir, created.file);
+			return { kind: "failed", error: published.error };
+		}
+		return { kind: "done", result, generation: created.generation };
+	} catch (err) {
+		if (created) {
+			created.db.close();
+			removeGenerationFiles(job.indexDir, created.file);
+		}
+		return { kind: "failed", error: err instanceof Error ? err.message : String(err) };
+	} finally {
+		await catchUpLock.release();
+		await rebuildLock.release();
+	}
+}
