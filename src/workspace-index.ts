@@ -1,0 +1,103 @@
+/**
+ * Opens the shared index for one workspace: loads the configuration, works out the discovery roots and opens the
+ * lifecycle manager. The extension and the CLI both start here, so they see the same index the same way.
+ */
+import { resolve } from "node:path";
+import { type LoadConfigResult, loadConfig, type ResolvedConfig } from "./config/config.js";
+import { type Env, resolveAgentDir, sessionRoots } from "./config/pi-paths.js";
+import type { DiscoveryRoot } from "./ingest/discover.js";
+import { IndexManager } from "./ingest/index-manager.js";
+import type { CallerContext } from "./query/caller.js";
+
+export interface WorkspaceIndexOptions {
+	cwd: string;
+	/** Pi's agent dir (default: `$PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
+	agentDir?: string;
+	env?: Env;
+	/** The current session file, if any (indexed wherever it lives). */
+	sessionFile?: string;
+	/** Overrides on top of the configuration files (CLI flags). */
+	indexDir?: string;
+	extraRoots?: string[];
+	/** Run catch-up in a worker thread (default true). */
+	useWorker?: boolean;
+}
+
+/** An open index plus everything needed to answer queries for this workspace. */
+export interface WorkspaceIndex {
+	manager: IndexManager;
+	config: ResolvedConfig;
+	/** Configuration problems (each names the file and key); defaults were used for those keys. */
+	problems: string[];
+	agentDir: string;
+	roots: DiscoveryRoot[];
+	extraFiles: string[];
+	/** The caller context for queries, minus the per-call session fields. */
+	caller(extra?: Partial<CallerContext>): CallerContext;
+}
+
+/** Discovery roots and the files to index wherever they live, from Pi's rules and the configuration. */
+export function discoveryFor(
+	opts: { cwd: string; agentDir: string; env?: Env; sessionFile?: string },
+	config: ResolvedConfig,
+	extraRoots: string[] = [],
+): { roots: DiscoveryRoot[]; extraFiles: string[]; workspaceDirs: string[] } {
+	const found = sessionRoots({
+		cwd: opts.cwd,
+		agentDir: opts.agentDir,
+		env: opts.env,
+		extraRoots: [...config.roots, ...extraRoots],
+		currentFile: opts.sessionFile,
+	});
+	const roots: DiscoveryRoot[] = [];
+	const extraFiles: string[] = [];
+	const workspaceDirs: string[] = [];
+	for (const r of found) {
+		// The current file's folder may hold unrelated files (e.g. --session /tmp/x.jsonl): index the file alone.
+		if (r.kind === "current-file") {
+			if (r.file) extraFiles.push(r.file);
+			continue;
+		}
+		roots.push({ path: r.path, subfolders: r.recursive });
+		if (r.kind === "effective") workspaceDirs.push(r.path);
+	}
+	return { roots, extraFiles, workspaceDirs };
+}
+
+export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<WorkspaceIndex> {
+	const env = opts.env ?? process.env;
+	const agentDir = opts.agentDir ? resolve(opts.agentDir) : resolveAgentDir(env);
+	const loaded: LoadConfigResult = loadConfig({ cwd: opts.cwd, agentDir, env });
+	const config: ResolvedConfig = opts.indexDir ? { ...loaded.config, indexDir: resolve(opts.indexDir) } : loaded.config;
+	const sessionFile = opts.sessionFile ? resolve(opts.cwd, opts.sessionFile) : undefined;
+	const { roots, extraFiles, workspaceDirs } = discoveryFor(
+		{ cwd: opts.cwd, agentDir, env, sessionFile },
+		config,
+		opts.extraRoots ?? [],
+	);
+	const manager = await IndexManager.open({
+		indexDir: config.indexDir,
+		roots,
+		extraFiles,
+		workspaceDirs,
+		useWorker: opts.useWorker,
+	});
+	return {
+		manager,
+		config,
+		problems: loaded.problems,
+		agentDir,
+		roots,
+		extraFiles,
+		caller: (extra = {}) => ({
+			cwd: opts.cwd,
+			sessionFile,
+			authorization: {
+				extraRoots: [...config.authorization.extraRoots, ...(opts.extraRoots ?? [])],
+				allRoots: config.authorization.allRoots,
+			},
+			budgets: config.budgets,
+			...extra,
+		}),
+	};
+}
