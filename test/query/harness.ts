@@ -18,7 +18,7 @@ export interface Harness {
 	corpus: Corpus;
 	db: SqliteDb;
 	/** Caller in the corpus workspace with no session of its own. */
-	caller(overrides?: Partial<CallerContext> & { budgets?: Partial<Budgets> }): CallerContext;
+	caller(overrides?: Partial<Omit<CallerContext, "budgets">> & { budgets?: Partial<Budgets> }): CallerContext;
 	/** Every result recorded so far (JSON). */
 	outputs: string[];
 	record<T>(value: T): T;
