@@ -16,7 +16,7 @@ export const CONFIG_FILE_NAME = "event-index.json";
 /** Sub-folder of the agent dir that holds the index by default. */
 export const DEFAULT_INDEX_DIR_NAME = "event-index";
 
-type Env = Record<string, string | undefined>;
+import type { Env } from "./pi-paths.js";
 
 /** What one config file may say, after validation (paths already absolute). */
 export interface EventIndexConfigFile {

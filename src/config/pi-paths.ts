@@ -15,7 +15,8 @@ export const ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR";
 /** Pi's per-project config folder name (`piConfig.configDir`). */
 export const PI_CONFIG_DIR_NAME = ".pi";
 
-type Env = Record<string, string | undefined>;
+/** Environment variables as Pi reads them. */
+export type Env = Record<string, string | undefined>;
 
 /** Expands a leading `~` or `~/` exactly as Pi's `expandTildePath` does (`~user` is left alone). */
 export function expandTilde(path: string, home: string = homedir()): string {
