@@ -4,6 +4,7 @@
  * implement `SqliteDb` over `bun:sqlite` + `drizzle-orm/bun-sqlite` (+ its migrator) and pick it in `loadDriver`.
  * The driver is loaded lazily so that merely importing this module never loads a native addon.
  */
+import { pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.js";
@@ -57,6 +58,11 @@ export interface OpenDatabaseOptions {
 	readonly?: boolean;
 	/** Fail (SQLITE_CANTOPEN) instead of creating a missing file. */
 	fileMustExist?: boolean;
+	/**
+	 * Open read-only as an immutable file (SQLite `immutable=1`): the only way to read a WAL database whose
+	 * directory is not writable and has no `-shm` file. SQLite then assumes nobody changes the file.
+	 */
+	immutable?: boolean;
 	/** Milliseconds a statement waits on a locked database before SQLITE_BUSY (default 10 s). */
 	busyTimeoutMs?: number;
 }
@@ -79,6 +85,9 @@ function loadDriver(): Promise<BetterSqliteDriver> {
 		);
 	}
 	driverPromise ??= (async () => {
+		// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
+		// Our own paths are absolute, so URI parsing changes nothing else.
+		process.env.SQLITE_USE_URI ??= "1";
 		const [sqlite, orm, migrator] = await Promise.all([
 			import("better-sqlite3"),
 			import("drizzle-orm/better-sqlite3"),
@@ -96,8 +105,9 @@ function loadDriver(): Promise<BetterSqliteDriver> {
  */
 export async function openDatabase(path: string, options: OpenDatabaseOptions = {}): Promise<SqliteDb> {
 	const driver = await loadDriver();
-	const readonly = options.readonly === true;
-	const raw = new driver.Database(path, { readonly, fileMustExist: readonly || options.fileMustExist === true });
+	const readonly = options.readonly === true || options.immutable === true;
+	const name = options.immutable ? `${pathToFileURL(path).href}?immutable=1` : path;
+	const raw = new driver.Database(name, { readonly, fileMustExist: readonly || options.fileMustExist === true });
 	try {
 		raw.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
 		if (!readonly) {

@@ -309,14 +309,14 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 		}
 		const { file } = ptr.pointer;
 		let db: SqliteDb;
+		let state: ReturnType<typeof migrationState>;
 		try {
-			db = await openDatabase(join(dir, file), { readonly: true });
+			({ db, state } = await openReadOnlyDb(join(dir, file)));
 		} catch (err) {
 			if (!exists(join(dir, file))) continue;
 			return { ok: false, code: "failed", error: `cannot open the event index read-only: ${errorFields(err).error}` };
 		}
 		try {
-			const state = migrationState(db);
 			if (state.status === "pending") {
 				db.close();
 				return {
@@ -338,6 +338,30 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 		}
 	}
 	return { ok: false, code: "not-found", error: `the event index in ${dir} keeps changing; try again` };
+}
+
+/**
+ * Open `path` read-only and read its journal. A WAL database in a directory we cannot write, with no `-shm` file
+ * (no writer has it open), cannot be read normally (SQLITE_READONLY_DIRECTORY); it is opened immutable instead.
+ */
+async function openReadOnlyDb(path: string): Promise<{ db: SqliteDb; state: ReturnType<typeof migrationState> }> {
+	let db = await openDatabase(path, { readonly: true });
+	try {
+		return { db, state: migrationState(db) };
+	} catch (err) {
+		db.close();
+		const code = sqliteErrorCode(err);
+		if (code !== "SQLITE_READONLY_DIRECTORY" && code !== "SQLITE_CANTOPEN" && code !== "SQLITE_READONLY_CANTINIT") {
+			throw err;
+		}
+	}
+	db = await openDatabase(path, { immutable: true });
+	try {
+		return { db, state: migrationState(db) };
+	} catch (err) {
+		db.close();
+		throw err;
+	}
 }
 
 function exists(path: string): boolean {
