@@ -63,7 +63,7 @@ export const BENCH_QUERIES: readonly BenchQuery[] = [
 	{
 		name: "two terms (AND)",
 		shape: "two-terms",
-		request: { query: `${MARKERS.common} function` },
+		request: { query: `${MARKERS.common} helper` },
 		rgPattern: MARKERS.common,
 	},
 	{

@@ -1,0 +1,139 @@
+/**
+ * Figures 1, 5, 6, 7: cold build rate against the raw FTS5 insert floor, main-thread stall, peak RSS and index
+ * size, at both scales. Each scale runs the raw baseline and the build back to back in fresh processes.
+ */
+import { join } from "node:path";
+import type { CorpusManifest } from "../corpus/generate.js";
+import { runChild } from "../lib/child.js";
+import { fmtMiB, fmtMs, fmtRate } from "../lib/measure.js";
+import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
+
+/** Result of the raw FTS5 baseline task. */
+export interface RawFtsResult {
+	extractor: string;
+	files: number;
+	rows: number;
+	jsonlBytes: number;
+	textBytes: number;
+	insertMs: number;
+	wallMs: number;
+	dbBytes: number;
+	peakRss: number;
+}
+
+/** Result of the cold-build task. */
+export interface ColdBuildResult {
+	skipped?: string;
+	ms: number;
+	stalls: { maxMs: number; p99Ms: number; meanMs: number };
+	peakRss: number;
+	coverage: { known: number; indexed: number; failed: number };
+	fragmentTextBytes: number;
+	indexBytes: number;
+}
+
+/** Insert the corpus's extracted text into a bare FTS5 table (the floor any design pays). */
+export function measureRawFts(ctx: BenchContext, m: CorpusManifest, tag: string): Promise<RawFtsResult> {
+	return runChild<RawFtsResult>("raw-fts", {
+		sessionsDir: m.sessionsDir,
+		dbPath: join(ctx.workDir, `raw-fts-${tag}.db`),
+	});
+}
+
+export const coldBuild: Figure = {
+	name: "cold-build",
+	async run(ctx) {
+		const rows: FigureRow[] = [];
+		const scales: Array<["small" | "large", CorpusManifest]> = [
+			["small", ctx.small],
+			["large", ctx.large],
+		];
+		const raw: Partial<Record<"small" | "large", RawFtsResult>> = {};
+		const built: Partial<Record<"small" | "large", ColdBuildResult>> = {};
+		for (const [tag, m] of scales) {
+			ctx.log(`raw FTS5 insert floor at ${scaleLabel(m)}`);
+			raw[tag] = await measureRawFts(ctx, m, tag);
+			if (!ctx.project.ok) continue;
+			ctx.log(`cold build at ${scaleLabel(m)}`);
+			const indexDir = join(ctx.workDir, `index-${tag}`);
+			const r = await runChild<ColdBuildResult>("cold-build", { agentDir: m.agentDir, indexDir });
+			if (r.skipped) continue;
+			built[tag] = r;
+			ctx.indexDirs[tag] = indexDir;
+		}
+		const rl = raw.large as RawFtsResult;
+		const rawRate = rl.textBytes / rl.insertMs;
+		rows.push({
+			figure: `Raw FTS5 insert floor (${scaleLabel(ctx.large)})`,
+			measured: `${fmtRate(rl.textBytes, rl.insertMs)} text`,
+			baseline: `${fmtMiB(rl.textBytes)} text from ${fmtMiB(rl.jsonlBytes)} JSONL`,
+			ratio: "—",
+			goal: "baseline of figure 1",
+			met: null,
+			note: `${rl.rows.toLocaleString("en-US")} rows via ${rl.extractor} extraction; ${fmtRate(rl.jsonlBytes, rl.insertMs)} JSONL-equivalent; raw db ${fmtMiB(rl.dbBytes)}`,
+		});
+		const bl = built.large;
+		const bs = built.small;
+		if (!bl || !bs) {
+			const reason = ctx.project.reason ?? "cold build skipped";
+			rows.push(
+				skippedRow("1 Cold build: fragment text MiB/s", "≥ 70 % of raw", reason, fmtRate(rl.textBytes, rl.insertMs)),
+			);
+			rows.push(skippedRow("5 Main-thread stall during cold build", "≤ 50 ms", reason));
+			rows.push(skippedRow("6 Peak RSS during cold build", "flat, ≤ 300 MB", reason));
+			rows.push(skippedRow("7 Index size / JSONL size", "report", reason));
+			return rows;
+		}
+		const textRate = bl.fragmentTextBytes / bl.ms;
+		const ratio = textRate / rawRate;
+		const incomplete =
+			bl.coverage.indexed !== bl.coverage.known ? ` (only ${bl.coverage.indexed} of ${bl.coverage.known} indexed)` : "";
+		rows.push({
+			figure: `1 Cold build, ${scaleLabel(ctx.large)}: fragment text`,
+			measured: `${fmtRate(bl.fragmentTextBytes, bl.ms)} (${fmtMs(bl.ms)})`,
+			baseline: `${fmtRate(rl.textBytes, rl.insertMs)} raw FTS5`,
+			ratio: ratioText(ratio),
+			goal: "≥ 0.70×",
+			met: ratio >= 0.7 && !incomplete,
+			note: `JSONL ${fmtRate(ctx.large.totalBytes, bl.ms)}; fragment text ${fmtMiB(bl.fragmentTextBytes)} vs raw-extracted ${fmtMiB(rl.textBytes)}${incomplete}`,
+		});
+		const rs = raw.small as RawFtsResult;
+		rows.push({
+			figure: `1 Cold build, ${scaleLabel(ctx.small)}: fragment text`,
+			measured: `${fmtRate(bs.fragmentTextBytes, bs.ms)} (${fmtMs(bs.ms)})`,
+			baseline: `${fmtRate(rs.textBytes, rs.insertMs)} raw FTS5`,
+			ratio: ratioText(bs.fragmentTextBytes / bs.ms / (rs.textBytes / rs.insertMs)),
+			goal: "report (startup costs dominate)",
+			met: null,
+		});
+		rows.push({
+			figure: `5 Main-thread stall during cold build, ${scaleLabel(ctx.large)}`,
+			measured: `max ${fmtMs(bl.stalls.maxMs)}, p99 ${fmtMs(bl.stalls.p99Ms)}`,
+			baseline: `max ${fmtMs(bs.stalls.maxMs)} at ${scaleLabel(ctx.small)}`,
+			ratio: ratioText(bl.stalls.maxMs / bs.stalls.maxMs),
+			goal: "max ≤ 50 ms",
+			met: bl.stalls.maxMs <= 50,
+			note: "monitorEventLoopDelay (1 ms resolution) in the process hosting IndexManager",
+		});
+		const rssRatio = bl.peakRss / bs.peakRss;
+		rows.push({
+			figure: "6 Peak RSS during cold build",
+			measured: `${fmtMiB(bl.peakRss)} at ${scaleLabel(ctx.large)}`,
+			baseline: `${fmtMiB(bs.peakRss)} at ${scaleLabel(ctx.small)}`,
+			ratio: ratioText(rssRatio),
+			goal: "flat (≤ 1.5×), ≤ 300 MB",
+			met: rssRatio <= 1.5 && bl.peakRss <= 300 * 1e6,
+			note: `raw FTS5 process peak ${fmtMiB(rl.peakRss)}`,
+		});
+		rows.push({
+			figure: `7 Index size, ${scaleLabel(ctx.large)}`,
+			measured: fmtMiB(bl.indexBytes),
+			baseline: `${fmtMiB(ctx.large.totalBytes)} JSONL`,
+			ratio: ratioText(bl.indexBytes / ctx.large.totalBytes),
+			goal: "report",
+			met: null,
+			note: `bare FTS5 table alone: ${fmtMiB(rl.dbBytes)} (${ratioText(rl.dbBytes / ctx.large.totalBytes)})`,
+		});
+		return rows;
+	},
+};
