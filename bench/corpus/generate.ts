@@ -17,7 +17,7 @@ import { formatBytes, parseBytes, renderShape, ShapeCollector, type ShapeStats }
 import { lineWindow, loadTextPool, type PoolFile, type TextPool } from "./text-pool.js";
 
 /** Bump when the output for a given seed changes (cached corpora are regenerated). */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 /** Default seed of every bench corpus. */
 export const DEFAULT_SEED = 7;
 /** The project root (for node_modules text). */
@@ -486,7 +486,8 @@ function turn(w: SessionWriter, hugeBytes: number): void {
 				]
 			: [{ type: "text", text: userText }];
 	w.message({ role: "user", content }, [5_000, 600_000]);
-	const rounds = rng.range(0, 4);
+	// A turn that must carry the huge line has at least one tool round.
+	const rounds = hugeBytes > 0 ? rng.range(1, 4) : rng.range(0, 4);
 	let huge = hugeBytes;
 	for (let r = 0; r < rounds; r++) {
 		const blocks: Record<string, unknown>[] = [];
