@@ -192,8 +192,10 @@ export class IndexManager {
 		const pending = Math.max(0, known - indexed - failed);
 		const rebuilding = (await lockHolderInfo(this.options.indexDir, REBUILD_LOCK)).locked;
 		const catchingUp = this.catchUpRunning || (await lockHolderInfo(this.options.indexDir, CATCH_UP_LOCK)).locked;
-		const partial = pending > 0 || rebuilding || (catchingUp && knownRow === undefined);
-		const parts = [`${indexed} of ${known} session files indexed`];
+		// Until a discovery has run, nobody knows how many sessions exist: a fresh index is never "complete".
+		const neverScanned = knownRow === undefined;
+		const partial = pending > 0 || rebuilding || neverScanned;
+		const parts = [neverScanned ? "no discovery yet" : `${indexed} of ${known} session files indexed`];
 		if (pending) parts.push(`${pending} pending`);
 		if (failed) parts.push(`${failed} failed`);
 		if (rebuilding) parts.push("rebuild running");
