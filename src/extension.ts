@@ -1,0 +1,103 @@
+/**
+ * The Pi extension entry (named in package.json's "pi" manifest). Wiring only: registers event_search, event_read
+ * and event_trace plus the /event-index command, opens the shared index on session_start (no scan) and starts
+ * background catch-up, syncs the current session file on turn_end, and closes everything on session_shutdown.
+ * Pi recreates this instance on /new, /resume, /fork, /clone and /reload, so all state lives in this closure.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { CatchUpProgress } from "./ingest/catch-up.js";
+import { COMMAND_NAME, COMMAND_USAGE, progressText, runCommand, STATUS_KEY } from "./tools/command.js";
+import { readTool, searchTool, traceTool } from "./tools/definitions.js";
+import { IndexRuntime } from "./tools/index-runtime.js";
+
+/** Footer updates at most this often during catch-up. */
+const PROGRESS_INTERVAL_MS = 250;
+
+/** Configuration problems already shown in this process (instances are recreated; the notice is not repeated). */
+const SHOWN_PROBLEMS_KEY = Symbol.for("pi-event-index.shown-problems");
+function shownProblems(): Set<string> {
+	const g = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+	g[SHOWN_PROBLEMS_KEY] ??= new Set();
+	return g[SHOWN_PROBLEMS_KEY];
+}
+
+/** Pi UI calls on a context that may have gone stale must never throw into the index. */
+function safely(fn: () => void): void {
+	try {
+		fn();
+	} catch {
+		// A stale or UI-less context: nothing to show.
+	}
+}
+
+export default function eventIndexExtension(pi: ExtensionAPI): void {
+	let runtime: IndexRuntime | undefined;
+
+	const current = () => runtime;
+	pi.registerTool(searchTool(current));
+	pi.registerTool(readTool(current));
+	pi.registerTool(traceTool(current));
+
+	// A registered tool_call handler makes Pi persist the calling assistant entry before execute runs, so the
+	// current session's own file (and its invocation cutoff) is on disk when the tool syncs it.
+	pi.on("tool_call", () => undefined);
+
+	pi.on("session_start", async (_event, ctx) => {
+		await runtime?.close();
+		runtime = IndexRuntime.start({
+			cwd: ctx.cwd,
+			sessionFile: ctx.sessionManager.getSessionFile(),
+			onProblems: (problems) => showProblems(ctx, problems),
+			onProgress: progressReporter(ctx),
+		});
+	});
+
+	pi.on("turn_end", async (_event, ctx) => {
+		await runtime?.syncSessionFile(ctx.cwd, ctx.sessionManager.getSessionFile());
+	});
+
+	pi.on("session_shutdown", async (_event, ctx) => {
+		const closing = runtime;
+		runtime = undefined;
+		if (ctx.hasUI) safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
+		await closing?.close();
+	});
+
+	pi.registerCommand(COMMAND_NAME, {
+		description: `Event index status or reindex (${COMMAND_USAGE.replace("usage: ", "")})`,
+		getArgumentCompletions: (prefix) => {
+			const items = ["status", "reindex", "reindex --full"].filter((v) => v.startsWith(prefix.trim()));
+			return items.length > 0 ? items.map((v) => ({ value: v, label: v })) : null;
+		},
+		handler: (args, ctx) => runCommand(args, ctx, runtime),
+	});
+}
+
+function showProblems(ctx: ExtensionContext, problems: string[]): void {
+	const shown = shownProblems();
+	const fresh = problems.filter((p) => !shown.has(p));
+	if (fresh.length === 0 || !ctx.hasUI) return;
+	for (const p of fresh) shown.add(p);
+	safely(() =>
+		ctx.ui.notify(
+			`event index configuration problems (defaults used):\n${fresh.map((p) => `- ${p}`).join("\n")}`,
+			"warning",
+		),
+	);
+}
+
+/** Catch-up progress into Pi's footer, throttled; undefined clears it. */
+function progressReporter(ctx: ExtensionContext): (p: CatchUpProgress | undefined) => void {
+	let last = 0;
+	return (p) => {
+		if (!ctx.hasUI) return;
+		if (p === undefined) {
+			safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
+			return;
+		}
+		const now = Date.now();
+		if (now - last < PROGRESS_INTERVAL_MS && p.done < p.total) return;
+		last = now;
+		safely(() => ctx.ui.setStatus(STATUS_KEY, progressText(p)));
+	};
+}

@@ -1,0 +1,89 @@
+/**
+ * The `/event-index` command: `status` (default) shows coverage, index location, generation and counts;
+ * `reindex` runs catch-up now and `reindex --full` rebuilds the index, with progress in Pi's status line.
+ * This text is for the user, not the model, so it may name the index directory.
+ */
+import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { CatchUpProgress } from "../ingest/catch-up.js";
+import { shortReason } from "./errors.js";
+import type { IndexRuntime, RuntimeStatus } from "./index-runtime.js";
+import { coverageLine } from "./render-text.js";
+
+/** Name of the command (typed as `/event-index`). */
+export const COMMAND_NAME = "event-index";
+/** Key of the extension's entry in Pi's footer status. */
+export const STATUS_KEY = "event-index";
+
+/** Usage line shown for unknown arguments. */
+export const COMMAND_USAGE = "usage: /event-index [status | reindex [--full]]";
+
+/** The footer text for a catch-up in progress. */
+export function progressText(p: CatchUpProgress): string {
+	const pct = p.total > 0 ? Math.floor((p.done / p.total) * 100) : 0;
+	return `event-index: ${p.done}/${p.total} files (${pct}%)`;
+}
+
+/** Human-readable status, one fact per line. */
+export function formatStatus(s: RuntimeStatus): string {
+	if (!s.open) return `event index: not open (${s.error ?? "unknown reason"})`;
+	const lines = [`event index: ${s.indexDir}`];
+	lines.push(`generation: ${s.generation}${s.readOnly ? " (read-only: a newer version owns it)" : ""}`);
+	if (s.coverage) lines.push(coverageLine(s.coverage));
+	if (s.counts)
+		lines.push(`rows: ${s.counts.sources} session files, ${s.counts.events} events, ${s.counts.fragments} fragments`);
+	if (s.catchUpRunning)
+		lines.push(`catch-up running${s.progress ? `: ${s.progress.done}/${s.progress.total} files` : ""}`);
+	for (const p of s.problems) lines.push(`config problem: ${p}`);
+	if (s.logFile) lines.push(`log: ${s.logFile}`);
+	return lines.join("\n");
+}
+
+/** Where command output goes: Pi's UI when there is one, else stderr (stdout belongs to print/json modes). */
+function say(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
+	if (ctx.hasUI) ctx.ui.notify(text, level);
+	else process.stderr.write(`${text}\n`);
+}
+
+/** Runs `/event-index <args>` against the current runtime. */
+export async function runCommand(
+	args: string,
+	ctx: ExtensionCommandContext,
+	runtime: IndexRuntime | undefined,
+): Promise<void> {
+	const words = args.trim().split(/\s+/).filter(Boolean);
+	const sub = words[0] ?? "status";
+	if (!runtime) {
+		say(ctx, "event index: no session is active", "error");
+		return;
+	}
+	try {
+		if (sub === "status" && words.length <= 1) {
+			say(ctx, formatStatus(await runtime.status()));
+			return;
+		}
+		if (sub === "reindex" && (words.length === 1 || (words.length === 2 && words[1] === "--full"))) {
+			await runtime.ready();
+			const full = words[1] === "--full";
+			say(ctx, full ? "event index: full rebuild started" : "event index: catch-up started");
+			const outcome = full ? await runtime.rebuild() : await runtime.startCatchUp();
+			if (outcome.kind === "skipped") {
+				say(
+					ctx,
+					`event index: another process is already ${full ? "rebuilding" : "catching up"}; it will finish the work`,
+					"warning",
+				);
+			} else if (outcome.kind === "failed") {
+				say(ctx, `event index: ${full ? "rebuild" : "catch-up"} failed: ${outcome.error}`, "error");
+			} else {
+				const r = outcome.result;
+				const summary = `${r.done} of ${r.total} files checked, ${r.indexed} synced, ${r.failed} failed`;
+				const status = await runtime.status();
+				say(ctx, `event index: ${full ? "rebuild" : "catch-up"} done (${summary})\n${formatStatus(status)}`);
+			}
+			return;
+		}
+		say(ctx, COMMAND_USAGE, "warning");
+	} catch (err) {
+		say(ctx, `event index: ${shortReason(err)}`, "error");
+	}
+}

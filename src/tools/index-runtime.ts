@@ -1,0 +1,259 @@
+/**
+ * One extension instance's handle on the shared index: opens it in the background (no scan), starts catch-up,
+ * syncs the caller's own file before each query, waits a bounded time on a cold index, and closes everything.
+ * Never throws out of the lifecycle methods; queries get a public error when the index is unavailable.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Coverage } from "../contract.js";
+import type { CatchUpProgress } from "../ingest/catch-up.js";
+import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
+import { type RebuildOutcome, rebuildStore } from "../ingest/rebuild.js";
+import type { CallerContext, QueryOptions } from "../query/index.js";
+import { createLogger, errorFields, type StoreLogger } from "../store/log.js";
+import { discoveryFor, openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
+import { PublicError, shortReason } from "./errors.js";
+
+/** How the runtime is opened. */
+export interface IndexRuntimeOptions {
+	cwd: string;
+	/** The session file as Pi reports it (may be relative, may not exist yet, undefined with --no-session). */
+	sessionFile?: string;
+	/** Environment for Pi's paths and the index location (default process.env). */
+	env?: NodeJS.ProcessEnv;
+	/** Start background catch-up once open (still subject to the config's catchUp.enabled). */
+	catchUp?: boolean;
+	/** Called once with the configuration problems (file + key messages). */
+	onProblems?: (problems: string[]) => void;
+	/** Catch-up progress, for Pi's status line. */
+	onProgress?: (p: CatchUpProgress | undefined) => void;
+}
+
+/** The per-call identity of the caller, taken from Pi's context inside `execute`. */
+export interface CallIdentity {
+	cwd: string;
+	sessionFile?: string;
+	sessionId?: string;
+	cutoffEntryId?: string;
+}
+
+/** What a query callback receives. */
+export interface QueryScope {
+	index: WorkspaceIndex;
+	caller: CallerContext;
+	options: QueryOptions;
+	coverage: Coverage;
+}
+
+/** Status as `/event-index status` shows it. */
+export interface RuntimeStatus {
+	open: boolean;
+	error?: string;
+	indexDir?: string;
+	generation?: string;
+	readOnly?: boolean;
+	coverage?: Coverage;
+	counts?: { sources: number; events: number; fragments: number };
+	catchUpRunning: boolean;
+	progress?: CatchUpProgress;
+	problems: string[];
+	logFile?: string;
+}
+
+/** Resolves Pi's session file against the cwd (Pi reports it relative when the session dir is relative). */
+export function resolveSessionFile(cwd: string, file: string | undefined): string | undefined {
+	return file ? resolve(cwd, file) : undefined;
+}
+
+export class IndexRuntime {
+	private index: WorkspaceIndex | undefined;
+	private openError: string | undefined;
+	private readonly opening: Promise<WorkspaceIndex | undefined>;
+	private logger: StoreLogger | undefined;
+	private closed = false;
+	private coldWaitDone = false;
+	private unsubscribe: (() => void) | undefined;
+	private catchUpPromise: Promise<CatchUpOutcome> | undefined;
+	private readonly sessionFile: string | undefined;
+
+	private constructor(private readonly options: IndexRuntimeOptions) {
+		this.sessionFile = resolveSessionFile(options.cwd, options.sessionFile);
+		this.opening = this.open();
+	}
+
+	/** Starts opening the index in the background; never throws. */
+	static start(options: IndexRuntimeOptions): IndexRuntime {
+		return new IndexRuntime(options);
+	}
+
+	private async open(): Promise<WorkspaceIndex | undefined> {
+		try {
+			const index = await openWorkspaceIndex({
+				cwd: this.options.cwd,
+				env: this.options.env,
+				sessionFile: this.sessionFile,
+			});
+			this.logger = createLogger(index.config.indexDir);
+			if (index.problems.length > 0) {
+				for (const problem of index.problems) this.log("warn", "config_problem", { problem });
+				this.options.onProblems?.(index.problems);
+			}
+			if (this.closed) {
+				await index.manager.close();
+				return undefined;
+			}
+			this.index = index;
+			this.unsubscribe = index.manager.onProgress((p) => this.options.onProgress?.(p));
+			if (this.options.catchUp !== false && index.config.catchUp.enabled) this.startCatchUp();
+			return index;
+		} catch (err) {
+			this.openError = shortReason(err);
+			this.log("error", "open_failed", errorFields(err));
+			return undefined;
+		}
+	}
+
+	/** Appends to the index's local log (a no-op until the index dir is known). */
+	log(level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>): void {
+		this.logger?.log(level, event, fields);
+	}
+
+	/** The open index, or a public error saying why there is none. */
+	async ready(): Promise<WorkspaceIndex> {
+		const index = await this.opening;
+		if (this.closed) throw new PublicError("event index unavailable: the session is shutting down");
+		if (!index) throw new PublicError(`event index unavailable: ${this.openError ?? "not open"}`);
+		return index;
+	}
+
+	/** Runs background catch-up now (or joins the running one); resolves with its outcome. */
+	startCatchUp(): Promise<CatchUpOutcome> {
+		const index = this.index;
+		if (!index || this.closed) return Promise.resolve({ kind: "failed", error: "the index is not open" });
+		if (!this.catchUpPromise) {
+			this.catchUpPromise = index.manager.startCatchUp().then((outcome) => {
+				this.catchUpPromise = undefined;
+				this.options.onProgress?.(undefined);
+				if (outcome.kind === "failed") this.log("warn", "catch_up_failed", { error: outcome.error });
+				else this.log("info", "catch_up", { outcome: outcome.kind });
+				return outcome;
+			});
+		}
+		return this.catchUpPromise;
+	}
+
+	/** Rebuilds the whole index into a new generation (under the rebuild lock), then follows it. */
+	async rebuild(): Promise<RebuildOutcome> {
+		const index = await this.ready();
+		const { roots, extraFiles, workspaceDirs } = discoveryFor(
+			{ cwd: this.options.cwd, agentDir: index.agentDir, env: this.options.env, sessionFile: this.sessionFile },
+			index.config,
+		);
+		const outcome = await rebuildStore(
+			{
+				indexDir: index.config.indexDir,
+				roots,
+				extraFiles: [...new Set([...extraFiles, ...index.extraFiles])],
+				workspaceDirs,
+			},
+			{ shouldStop: () => this.closed, onProgress: (p) => this.options.onProgress?.(p) },
+		);
+		this.options.onProgress?.(undefined);
+		this.log(outcome.kind === "failed" ? "warn" : "info", "rebuild", { outcome: outcome.kind });
+		if (!this.closed) await index.manager.refresh();
+		return outcome;
+	}
+
+	/** Syncs the caller's file, waits once on a cold index, then runs `fn` against the current store. */
+	async query<T>(who: CallIdentity, fn: (scope: QueryScope) => T): Promise<T> {
+		const index = await this.ready();
+		const sessionFile = resolveSessionFile(who.cwd, who.sessionFile);
+		if (sessionFile && existsSync(sessionFile)) {
+			try {
+				await index.manager.syncFile(sessionFile);
+			} catch (err) {
+				// The caller's own file failing to sync must not hide the rest of the corpus.
+				this.log("warn", "sync_failed", { file: sessionFile, ...errorFields(err) });
+			}
+		}
+		let coverage = await index.manager.coverage();
+		if (coverage.partial && !this.coldWaitDone) {
+			this.coldWaitDone = true;
+			coverage = await this.waitWhileCold(index, coverage);
+		}
+		const caller = index.caller({
+			cwd: who.cwd,
+			sessionFile,
+			sessionId: who.sessionId,
+			cutoffEntryId: who.cutoffEntryId,
+		});
+		const options: QueryOptions = {
+			coverage: () => coverage,
+			log: (message) => this.log("info", "query", { message }),
+		};
+		return fn({ index, caller, options, coverage });
+	}
+
+	/** A first call on a cold index waits up to coldWaitMs for catch-up (here or in another process). */
+	private async waitWhileCold(index: WorkspaceIndex, coverage: Coverage): Promise<Coverage> {
+		const deadline = Date.now() + index.config.budgets.coldWaitMs;
+		let current = coverage;
+		while (current.partial && Date.now() < deadline && !this.closed) {
+			const left = deadline - Date.now();
+			if (index.manager.catchUpRunning) await index.manager.waitForCatchUp(Math.min(left, 250));
+			else if (current.note?.includes("running")) await new Promise((r) => setTimeout(r, Math.min(left, 100)));
+			else break;
+			current = await index.manager.coverage();
+		}
+		return current;
+	}
+
+	/** Brings the current session file up to date (turn_end); never throws. */
+	async syncSessionFile(cwd: string, file: string | undefined): Promise<void> {
+		const path = resolveSessionFile(cwd, file);
+		if (!path || !this.index || this.closed || !existsSync(path)) return;
+		try {
+			await this.index.manager.syncFile(path);
+		} catch (err) {
+			this.log("warn", "sync_failed", { file: path, ...errorFields(err) });
+		}
+	}
+
+	/** Everything `/event-index status` shows. */
+	async status(): Promise<RuntimeStatus> {
+		const index = await this.opening;
+		if (!index) {
+			return { open: false, error: this.openError ?? "closed", catchUpRunning: false, problems: [] };
+		}
+		const store = await index.manager.refresh();
+		const count = (table: string) => (store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+		return {
+			open: true,
+			indexDir: index.config.indexDir,
+			generation: store.generation,
+			readOnly: store.readOnly,
+			coverage: await index.manager.coverage(),
+			counts: { sources: count("sources"), events: count("events"), fragments: count("fragments") },
+			catchUpRunning: index.manager.catchUpRunning,
+			progress: index.manager.progress,
+			problems: index.problems,
+			logFile: this.logger?.file,
+		};
+	}
+
+	/** Stops catch-up, releases locks and closes the store. Safe to call twice. */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		this.unsubscribe?.();
+		const index = await this.opening;
+		if (index) {
+			try {
+				await index.manager.close();
+			} catch (err) {
+				this.log("warn", "close_failed", errorFields(err));
+			}
+		}
+		this.index = undefined;
+	}
+}

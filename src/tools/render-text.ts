@@ -1,0 +1,226 @@
+/**
+ * Model-facing text of the three tools: compact, bounded, one line per hit/edge, and free of absolute paths in
+ * the metadata it adds (session cwds and file evidence are shown relative to the caller's cwd). The structured
+ * result travels separately in `details`. Pure functions.
+ */
+import path from "node:path";
+import type {
+	Coverage,
+	EventMetadata,
+	EventReadResult,
+	EventSearchHit,
+	EventSearchResult,
+	EventTrace,
+	TextPreview,
+	TraceEdge,
+	TraceNode,
+} from "../contract.js";
+
+/** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
+export const MAX_TOOL_TEXT_CHARS = 48_000;
+
+/** What rendering needs to know about the caller. */
+export interface RenderContext {
+	/** The caller's cwd: paths inside the rendered metadata are made relative to it. */
+	cwd: string;
+}
+
+/** Collapses whitespace so one item stays on one line. */
+export function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
+}
+
+/** An absolute path shown relative to the caller's cwd ("." for the cwd itself). */
+export function displayPath(p: string, cwd: string): string {
+	if (!path.isAbsolute(p)) return p;
+	const rel = path.relative(cwd, p);
+	return rel === "" ? "." : rel;
+}
+
+/** Cuts text to `max` code points with a receipt saying how to see the rest. */
+export function capText(text: string, max = MAX_TOOL_TEXT_CHARS): string {
+	const chars = Array.from(text);
+	if (chars.length <= max) return text;
+	const note = `\n[output cut at ${max} of ${chars.length} characters; read one fragment with matchingFragmentId and offset to see the rest]`;
+	return chars.slice(0, Math.max(0, max - note.length)).join("") + note;
+}
+
+/** The coverage line every result ends with; says "partial" when answers may be incomplete. */
+export function coverageLine(c: Coverage): string {
+	const note = c.note ?? `${c.indexed} of ${c.known} session files indexed`;
+	const text =
+		note.startsWith("partial") || note.startsWith("complete") ? note : `${c.partial ? "partial" : "complete"}: ${note}`;
+	return c.partial ? `coverage: ${text} (results may be incomplete)` : `coverage: ${text}`;
+}
+
+function states(branch: string, selection: string): string {
+	return `${branch}/${selection}`;
+}
+
+function quote(text: string): string {
+	return JSON.stringify(text);
+}
+
+/** One line per hit: identity first (what event_read needs), then kind, states, time, and the snippet. */
+export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string {
+	const parts = [
+		`${index + 1}.`,
+		`sessionId=${hit.sessionId}`,
+		`entryId=${hit.entryId}`,
+		`fragment=${hit.matchingFragmentId}`,
+		`kind=${hit.semanticKind}`,
+	];
+	if (hit.role) parts.push(`role=${hit.role}`);
+	if (hit.toolName) parts.push(`tool=${hit.toolName}`);
+	if (hit.isError) parts.push("error");
+	parts.push(`state=${states(hit.branchState, hit.selectionState)}`, `time=${hit.timestamp}`);
+	if (hit.sessionName) parts.push(`session=${quote(oneLine(hit.sessionName))}`);
+	parts.push(`cwd=${displayPath(hit.cwd, ctx.cwd)}`);
+	if (hit.matchingFragmentCount > 1) parts.push(`matches=${hit.matchingFragmentCount}`);
+	return `${parts.join(" ")}\n   ${oneLine(hit.snippet)}`;
+}
+
+/** Text of an event_search result. */
+export function renderSearchText(result: EventSearchResult, query: string, ctx: RenderContext): string {
+	const lines: string[] = [];
+	const n = result.hits.length;
+	if (n === 0) {
+		lines.push(`No events match ${quote(query)}.`);
+	} else {
+		const more = result.truncated
+			? ` (more matched; showing the best ${result.limit} — narrow the query or filters)`
+			: "";
+		lines.push(`${n} event${n === 1 ? "" : "s"} match ${quote(query)}${more}:`);
+		result.hits.forEach((hit, i) => {
+			lines.push(hitLine(hit, i, ctx));
+		});
+		lines.push(
+			"Next: event_read with one hit's sessionId and entryId (add matchingFragmentId to read that fragment in full).",
+		);
+	}
+	lines.push(coverageLine(result.coverage));
+	return capText(lines.join("\n"));
+}
+
+function metadataLine(e: EventMetadata, ctx: RenderContext): string {
+	const parts = [`sessionId=${e.sessionId}`, `entryId=${e.entryId}`, `type=${e.entryType}`];
+	if (e.role) parts.push(`role=${e.role}`);
+	if (e.toolName) parts.push(`tool=${e.toolName}`);
+	if (e.isError) parts.push("error");
+	parts.push(`parent=${e.parentId ?? "none"}`, `state=${states(e.branchState, e.selectionState)}`);
+	parts.push(`time=${e.timestamp}`);
+	if (e.sessionName) parts.push(`session=${quote(oneLine(e.sessionName))}`);
+	parts.push(`cwd=${displayPath(e.cwd, ctx.cwd)}`);
+	if (e.labels && e.labels.length > 0) parts.push(`labels=${e.labels.map((l) => quote(l)).join(",")}`);
+	if (e.attributes) {
+		for (const [key, value] of Object.entries(e.attributes)) {
+			if (value !== null && value !== "")
+				parts.push(`${key}=${typeof value === "string" ? quote(oneLine(value)) : value}`);
+		}
+	}
+	return parts.join(" ");
+}
+
+/** The receipt of a head/tail preview: which ranges are shown and which are left out. */
+export function previewReceipt(p: TextPreview): string {
+	if (!p.truncated) return `${p.totalChars} chars`;
+	const shown = p.shownRanges.map((r) => `${r.start}-${r.end}`).join(", ");
+	const omitted = p.omittedRanges.map((r) => `${r.start}-${r.end}`).join(", ");
+	return `${p.totalChars} chars, shown ${shown}, omitted ${omitted}`;
+}
+
+function neighbourLine(e: EventMetadata, preview: TextPreview | undefined, relation: string): string {
+	const who = [e.role, e.toolName].filter(Boolean).join(" ");
+	const head = `  ${relation} entryId=${e.entryId} type=${e.entryType}${who ? ` (${who})` : ""}`;
+	return preview && preview.text !== "" ? `${head}: ${oneLine(preview.text)}` : head;
+}
+
+/** Text of an event_read result. */
+export function renderReadText(result: EventReadResult, ctx: RenderContext): string {
+	const lines: string[] = [`event ${metadataLine(result.event, ctx)}`];
+	const fc = result.fragmentCoverage;
+	if (result.window) {
+		const w = result.window;
+		const paging: string[] = [];
+		if (w.hasBefore) paging.push("more before");
+		if (w.hasAfter) paging.push(`more after: offset=${w.range.end}`);
+		lines.push(
+			`--- window ${w.fragmentId} ${w.semanticKind} chars ${w.range.start}-${w.range.end} of ${w.totalChars}${
+				paging.length ? ` (${paging.join("; ")})` : ""
+			}`,
+		);
+		lines.push(w.text);
+	} else {
+		lines.push(
+			`fragments: ${fc.returned} of ${fc.total}${fc.omitted ? ` (${fc.omitted} omitted: use matchingFragmentId)` : ""}`,
+		);
+		for (const f of result.fragments) {
+			const tool = f.toolName ? ` ${f.toolName}` : "";
+			lines.push(`--- ${f.fragmentId} ${f.semanticKind}${tool} (${previewReceipt(f.text)})`);
+			lines.push(f.text.text);
+			if (f.text.truncated) {
+				lines.push(`[middle omitted: event_read with matchingFragmentId=${f.fragmentId} and offset to page]`);
+			}
+		}
+	}
+	if (result.neighbors.length > 0) {
+		lines.push(`neighbours (order ${result.order}):`);
+		for (const nb of result.neighbors) lines.push(neighbourLine(nb.event, nb.preview, nb.relation));
+	}
+	for (const fork of result.forks) {
+		const ref = (r: { sessionId: string; entryId: string }) =>
+			r.sessionId === result.event.sessionId ? r.entryId : `${r.sessionId}/${r.entryId}`;
+		const chosen = fork.chosen ? ` chosen=${ref(fork.chosen)}` : "";
+		lines.push(`fork (${fork.kind}) at ${ref(fork.at)}: candidates ${fork.candidates.map(ref).join(", ")}${chosen}`);
+	}
+	lines.push(coverageLine(result.coverage));
+	return capText(lines.join("\n"));
+}
+
+function nodeText(node: TraceNode, targetSession: string): string {
+	const id = node.sessionId === targetSession ? node.entryId : `${node.sessionId}/${node.entryId}`;
+	const who = [node.role, node.toolName].filter(Boolean).join(" ");
+	const parts = [`entryId=${id}`, `type=${node.entryType}`];
+	if (who) parts.push(`(${who})`);
+	parts.push(`state=${states(node.branchState, node.selectionState)}`);
+	if (node.towardLeaf) parts.push("toward-leaf");
+	parts.push(`time=${node.timestamp}`);
+	const head = parts.join(" ");
+	return node.preview && node.preview.text !== "" ? `${head}: ${oneLine(node.preview.text)}` : head;
+}
+
+function edgeLine(edge: TraceEdge, targetSession: string, ctx: RenderContext): string {
+	const flags = [
+		edge.inferred ? "inferred" : "",
+		edge.derived ? "derived" : "",
+		edge.depth ? `depth ${edge.depth}` : "",
+	]
+		.filter(Boolean)
+		.join(", ");
+	const what = edge.node
+		? nodeText(edge.node, targetSession)
+		: edge.file !== undefined
+			? `file ${displayPath(edge.file, ctx.cwd)}`
+			: "";
+	return `  ${edge.kind}${flags ? ` [${flags}]` : ""}: ${what}`;
+}
+
+/** Text of an event_trace result. */
+export function renderTraceText(result: EventTrace, ctx: RenderContext): string {
+	const s = result.target.sessionId;
+	const lines = [`target sessionId=${s} ${nodeText(result.target, s)}`];
+	lines.push(result.parent ? `parent:\n${edgeLine(result.parent, s, ctx)}` : "parent: none (a root)");
+	const section = (title: string, edges: TraceEdge[]) => {
+		if (edges.length === 0) return;
+		lines.push(`${title}:`);
+		for (const e of edges) lines.push(edgeLine(e, s, ctx));
+	};
+	section("children", result.children);
+	if (result.children.length === 0) lines.push("children: none");
+	section("branch siblings", result.branchSiblings);
+	section("related", result.related);
+	if (result.truncated) lines.push("(edges cut at the trace budget)");
+	lines.push("Read any node with event_read (sessionId + entryId); nodes in another session show sessionId/entryId.");
+	lines.push(coverageLine(result.coverage));
+	return capText(lines.join("\n"));
+}
