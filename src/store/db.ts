@@ -1,13 +1,11 @@
 /**
- * The ONLY module that knows the SQLite driver. Everything else talks to `SqliteDb`, so a `bun:sqlite`
- * implementation (Pi's release binaries embed Bun, where better-sqlite3 does not load) can be added here alone:
- * implement `SqliteDb` over `bun:sqlite` + `drizzle-orm/bun-sqlite` (+ its migrator) and pick it in `loadDriver`.
- * The driver is loaded lazily so that merely importing this module never loads a native addon.
+ * The ONLY module that knows which SQLite driver runs: better-sqlite3 on Node, bun:sqlite on Bun (Pi's release
+ * binaries embed Bun, where better-sqlite3's native addon does not load). Everything else talks to `SqliteDb`.
+ * The driver is loaded lazily, so merely importing this module never loads a native addon; each driver lives in
+ * its own `driver-*.ts` file and is imported only on the runtime that can load it.
  */
-import { pathToFileURL } from "node:url";
-import type BetterSqlite3 from "better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import * as schema from "./schema.js";
+import type * as schema from "./schema.js";
 
 /** Drizzle over the store schema, independent of the driver (both drivers are synchronous). */
 export type StoreDrizzle = BaseSQLiteDatabase<"sync", unknown, typeof schema>;
@@ -18,7 +16,10 @@ export interface SqliteRunResult {
 	lastInsertRowid: number | bigint;
 }
 
-/** A prepared statement (the subset both drivers share). `get` returns undefined when there is no row. */
+/**
+ * A prepared statement (the subset both drivers share). `get` returns undefined when there is no row. Named
+ * parameters are written `@name` in SQL and passed as one object without the prefix: `{ name: value }`.
+ */
 export interface SqliteStatement<Params extends unknown[] = unknown[], Row = unknown> {
 	run(...params: Params): SqliteRunResult;
 	get(...params: Params): Row | undefined;
@@ -26,10 +27,13 @@ export interface SqliteStatement<Params extends unknown[] = unknown[], Row = unk
 	iterate(...params: Params): IterableIterator<Row>;
 }
 
+/** Which driver backs a connection. */
+export type SqliteDriverName = "better-sqlite3" | "bun:sqlite";
+
 /** An open SQLite connection. */
 export interface SqliteDb {
-	/** Which driver backs this connection. */
-	readonly driver: "better-sqlite3";
+	/** Which driver backs this connection (for diagnostics only: callers must not branch on it). */
+	readonly driver: SqliteDriverName;
 	/** Database file path. */
 	readonly path: string;
 	/** Opened read-only (no writes possible through this connection). */
@@ -70,31 +74,34 @@ export interface OpenDatabaseOptions {
 /** Default busy timeout: long enough that no SQLITE_BUSY reaches a tool result under normal contention. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
-interface BetterSqliteDriver {
-	Database: typeof BetterSqlite3;
-	drizzle: typeof import("drizzle-orm/better-sqlite3").drizzle;
-	migrate: typeof import("drizzle-orm/better-sqlite3/migrator").migrate;
+/** What a driver module gets from `openDatabase`: the resolved open mode and the pragmas to run, in order. */
+export interface DriverOpenRequest {
+	/** Database file path (absolute). */
+	path: string;
+	/** Read-only connection (true for immutable too). */
+	readonly: boolean;
+	/** Open through a `file:…?immutable=1` URI. */
+	immutable: boolean;
+	/** Fail instead of creating a missing file. */
+	fileMustExist: boolean;
+	/** Pragma sources such as "journal_mode = WAL", run in order right after opening. */
+	pragmas: string[];
 }
 
-let driverPromise: Promise<BetterSqliteDriver> | undefined;
+/** A driver module: opens one connection (closing it again if a pragma fails) and throws the driver's error. */
+export type OpenDriver = (request: DriverOpenRequest) => SqliteDb;
 
-function loadDriver(): Promise<BetterSqliteDriver> {
-	if (typeof (process.versions as Record<string, string | undefined>).bun === "string") {
-		return Promise.reject(
-			new Error("pi-event-index: the bun:sqlite driver is not implemented yet; run Pi on Node (npm-installed pi)."),
-		);
-	}
-	driverPromise ??= (async () => {
-		// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
-		// Our own paths are absolute, so URI parsing changes nothing else.
-		process.env.SQLITE_USE_URI ??= "1";
-		const [sqlite, orm, migrator] = await Promise.all([
-			import("better-sqlite3"),
-			import("drizzle-orm/better-sqlite3"),
-			import("drizzle-orm/better-sqlite3/migrator"),
-		]);
-		return { Database: sqlite.default, drizzle: orm.drizzle, migrate: migrator.migrate };
-	})();
+let driverPromise: Promise<OpenDriver> | undefined;
+
+/** True inside Bun (also Pi's compiled binary); the only runtime check in the package. */
+function onBun(): boolean {
+	return typeof (process.versions as Record<string, string | undefined>).bun === "string";
+}
+
+function loadDriver(): Promise<OpenDriver> {
+	driverPromise ??= onBun()
+		? import("./driver-bun-sqlite.js").then((m) => m.loadBunSqlite())
+		: import("./driver-better-sqlite3.js").then((m) => m.loadBetterSqlite3());
 	return driverPromise;
 }
 
@@ -104,59 +111,19 @@ function loadDriver(): Promise<BetterSqliteDriver> {
  * `code` such as SQLITE_NOTADB or SQLITE_CANTOPEN) when the file cannot be opened; see `sqliteErrorCode`.
  */
 export async function openDatabase(path: string, options: OpenDatabaseOptions = {}): Promise<SqliteDb> {
-	const driver = await loadDriver();
+	const open = await loadDriver();
 	const readonly = options.readonly === true || options.immutable === true;
-	const name = options.immutable ? `${pathToFileURL(path).href}?immutable=1` : path;
-	const raw = new driver.Database(name, { readonly, fileMustExist: readonly || options.fileMustExist === true });
-	try {
-		raw.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
-		if (!readonly) {
-			// The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
-			raw.pragma("journal_mode = WAL");
-			raw.pragma("synchronous = NORMAL");
-		}
-		raw.pragma("foreign_keys = ON");
-	} catch (err) {
-		raw.close();
-		throw err;
-	}
-	return wrapBetterSqlite(raw, driver, path, readonly);
-}
-
-function wrapBetterSqlite(
-	raw: BetterSqlite3.Database,
-	driver: BetterSqliteDriver,
-	path: string,
-	readonly: boolean,
-): SqliteDb {
-	const orm = driver.drizzle(raw, { schema });
-	return {
-		driver: "better-sqlite3",
+	const pragmas = [`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`];
+	// The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
+	if (!readonly) pragmas.push("journal_mode = WAL", "synchronous = NORMAL");
+	pragmas.push("foreign_keys = ON");
+	return open({
 		path,
 		readonly,
-		drizzle: orm as unknown as StoreDrizzle,
-		prepare<Params extends unknown[], Row>(sql: string) {
-			return raw.prepare(sql) as unknown as SqliteStatement<Params, Row>;
-		},
-		exec(sql) {
-			raw.exec(sql);
-		},
-		transaction<T>(fn: () => T): T {
-			return raw.transaction(fn).immediate();
-		},
-		pragma(source) {
-			return raw.pragma(source, { simple: true });
-		},
-		migrate(folder) {
-			driver.migrate(orm, { migrationsFolder: folder });
-		},
-		get isOpen() {
-			return raw.open;
-		},
-		close() {
-			if (raw.open) raw.close();
-		},
-	};
+		immutable: options.immutable === true,
+		fileMustExist: readonly || options.fileMustExist === true,
+		pragmas,
+	});
 }
 
 /** The SQLite result code name of a driver error (e.g. "SQLITE_CORRUPT"), or undefined for other errors. */

@@ -1,0 +1,139 @@
+/**
+ * The Bun driver: bun:sqlite through drizzle's `bun-sqlite` driver, for Pi's release binaries (embedded Bun), where
+ * better-sqlite3's native addon does not load. Differences from better-sqlite3 handled here:
+ * - `get` returns null for no row: normalized to undefined.
+ * - un-prefixed named parameters (`{ name }` for `@name`) need the `strict` open option;
+ * - `file:` URIs (for `immutable=1`) need the SQLITE_OPEN_URI flag, which only the numeric-flags constructor
+ *   accepts, and that one cannot set `strict`: such (rare, read-only) connections prefix named keys themselves.
+ * - `pragma` has no helper: run it as a statement and return the first column of the first row.
+ */
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement, StoreDrizzle } from "./db.js";
+import * as schema from "./schema.js";
+
+/** The part of a bun:sqlite statement we use. */
+interface BunStatement {
+	run(...params: unknown[]): SqliteRunResult;
+	get(...params: unknown[]): unknown;
+	all(...params: unknown[]): unknown[];
+	iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
+/** The part of a bun:sqlite Database we use. */
+interface BunDatabase {
+	prepare(sql: string): BunStatement;
+	exec(sql: string): void;
+	transaction<T>(fn: () => T): { immediate(): T };
+	close(throwOnError?: boolean): void;
+}
+
+/** Options of bun:sqlite's Database constructor (an object, or raw SQLITE_OPEN_* flags). */
+type BunOpenOptions = number | { readonly?: boolean; create?: boolean; readwrite?: boolean; strict?: boolean };
+
+/** The bun:sqlite module (typed locally: the package has no Bun type definitions). */
+interface BunSqliteModule {
+	Database: new (filename: string, options?: BunOpenOptions) => BunDatabase;
+	constants: { SQLITE_OPEN_READONLY: number; SQLITE_OPEN_URI: number };
+}
+
+/** Load bun:sqlite and drizzle's bun-sqlite driver and migrator; returns the opener. */
+export async function loadBunSqlite(): Promise<OpenDriver> {
+	// A plain require keeps `bun:sqlite` away from loaders (vitest, Pi's jiti) that do not know the scheme.
+	const bun = createRequire(import.meta.url)("bun:sqlite") as BunSqliteModule;
+	const [orm, migrator] = await Promise.all([
+		import("drizzle-orm/bun-sqlite"),
+		import("drizzle-orm/bun-sqlite/migrator"),
+	]);
+	return (request: DriverOpenRequest): SqliteDb => {
+		const raw = request.immutable
+			? new bun.Database(
+					`${pathToFileURL(request.path).href}?immutable=1`,
+					bun.constants.SQLITE_OPEN_READONLY | bun.constants.SQLITE_OPEN_URI,
+				)
+			: new bun.Database(
+					request.path,
+					request.readonly
+						? { readonly: true, strict: true }
+						: { readwrite: true, create: !request.fileMustExist, strict: true },
+				);
+		const strict = !request.immutable;
+		try {
+			for (const p of request.pragmas) raw.prepare(`PRAGMA ${p}`).get();
+		} catch (err) {
+			raw.close();
+			throw err;
+		}
+		return wrap(raw, strict, orm.drizzle, migrator.migrate, request);
+	};
+}
+
+function wrap(
+	raw: BunDatabase,
+	strict: boolean,
+	drizzle: typeof import("drizzle-orm/bun-sqlite").drizzle,
+	migrate: typeof import("drizzle-orm/bun-sqlite/migrator").migrate,
+	request: DriverOpenRequest,
+): SqliteDb {
+	// biome-ignore lint/suspicious/noExplicitAny: the client type comes from Bun's own definitions, absent here
+	const orm = drizzle(raw as any, { schema });
+	let open = true;
+	return {
+		driver: "bun:sqlite",
+		path: request.path,
+		readonly: request.readonly,
+		drizzle: orm as unknown as StoreDrizzle,
+		prepare<Params extends unknown[], Row>(sql: string) {
+			return wrapStatement(raw.prepare(sql), strict) as unknown as SqliteStatement<Params, Row>;
+		},
+		exec(sql) {
+			raw.exec(sql);
+		},
+		transaction<T>(fn: () => T): T {
+			return raw.transaction(fn).immediate();
+		},
+		pragma(source) {
+			const row = raw.prepare(`PRAGMA ${source}`).get() as Record<string, unknown> | null;
+			return row === null ? undefined : Object.values(row)[0];
+		},
+		migrate(folder) {
+			migrate(orm, { migrationsFolder: folder });
+		},
+		get isOpen() {
+			return open;
+		},
+		close() {
+			if (!open) return;
+			open = false;
+			raw.close();
+		},
+	};
+}
+
+function wrapStatement(s: BunStatement, strict: boolean): SqliteStatement {
+	if (!strict) {
+		const p = prefixNamed;
+		return {
+			run: (...a) => s.run(...p(a)),
+			get: (...a) => s.get(...p(a)) ?? undefined,
+			all: (...a) => s.all(...p(a)),
+			iterate: (...a) => s.iterate(...p(a)),
+		};
+	}
+	return {
+		run: (...a) => s.run(...a),
+		get: (...a) => s.get(...a) ?? undefined,
+		all: (...a) => s.all(...a),
+		iterate: (...a) => s.iterate(...a),
+	};
+}
+
+/** Without `strict`, bun:sqlite matches object keys literally: `{ id }` must become `{ "@id": … }`. */
+function prefixNamed(args: unknown[]): unknown[] {
+	const [first] = args;
+	if (args.length !== 1 || first === null || typeof first !== "object" || Array.isArray(first)) return args;
+	if (ArrayBuffer.isView(first)) return args;
+	const named: Record<string, unknown> = {};
+	for (const [k, v] of Object.entries(first)) named[/^[@$:]/.test(k) ? k : `@${k}`] = v;
+	return [named];
+}
