@@ -2,9 +2,9 @@
  * One whole-corpus catch-up as a job: take the cross-process catch-up lock (or skip if another process holds it),
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
-import { tryLock } from "../store/lock.js";
+import { type LockHandle, tryLock } from "../store/lock.js";
 import { openStore } from "../store/open-store.js";
-import { type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
+import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import type { SyncOptions } from "./sync-source.js";
@@ -29,10 +29,26 @@ export type CatchUpOutcome =
 /** Name of the lock that makes one process at a time do whole-corpus catch-up. */
 export const CATCH_UP_LOCK = "catch-up";
 
-export async function runCatchUpJob(
-	job: CatchUpJob,
-	hooks: { shouldStop?: () => boolean; onProgress?: (p: CatchUpProgress) => void } = {},
-): Promise<CatchUpOutcome> {
+/** Hooks a caller of a job may pass. */
+export interface JobHooks {
+	shouldStop?: () => boolean;
+	onProgress?: (p: CatchUpProgress) => void;
+}
+
+/** Catch-up options for a job; it stops as soon as any of `locks` is compromised or the caller asks. */
+export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHandle[]): CatchUpOptions {
+	const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
+	return {
+		roots: job.roots,
+		extraFiles: job.extraFiles,
+		inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
+		sync: job.sync,
+		shouldStop: () => locks.some((l) => l.compromised) || (hooks.shouldStop?.() ?? false),
+		onProgress: hooks.onProgress,
+	};
+}
+
+export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Promise<CatchUpOutcome> {
 	await initFingerprints();
 	const lock = await tryLock(job.indexDir, CATCH_UP_LOCK, { stale: job.lockStaleMs });
 	if (!lock) return { kind: "skipped", reason: "locked" };
@@ -42,16 +58,8 @@ export async function runCatchUpJob(
 		const store = opened.store;
 		try {
 			if (store.readOnly) return { kind: "skipped", reason: "read-only" };
-			const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
-			const result = await catchUp(store.db, {
-				roots: job.roots,
-				extraFiles: job.extraFiles,
-				inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
-				sync: job.sync,
-				// A compromised lock means another process may have taken over: stop writing at once.
-				shouldStop: () => lock.compromised || (hooks.shouldStop?.() ?? false),
-				onProgress: hooks.onProgress,
-			});
+			// A compromised lock means another process may have taken over: stop writing at once.
+			const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
 			return { kind: "done", result };
 		} finally {
 			store.close();

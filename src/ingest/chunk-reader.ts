@@ -2,7 +2,7 @@
  * Reads a file from an offset in fixed-size chunks, so memory stays bounded whatever the file size.
  * Counts bytes read, which tests use to prove that an append reads only the new bytes.
  */
-import { readSync } from "node:fs";
+import { readRange } from "./fingerprint.js";
 
 /** Default chunk size: large enough for throughput, small enough to keep memory flat. */
 export const CHUNK_BYTES = 1 << 20;
@@ -22,21 +22,15 @@ export function chunkReader(fd: number, start: number, end: number, chunkBytes =
 	return {
 		next() {
 			if (position >= end) return null;
-			const want = Math.min(chunkBytes, end - position);
-			const buf = new Uint8Array(want);
-			let filled = 0;
-			while (filled < want) {
-				const n = readSync(fd, buf, filled, want - filled, position + filled);
-				if (n === 0) break;
-				filled += n;
-			}
-			position += filled;
-			bytesRead += filled;
-			if (filled === 0) {
+			const buf = readRange(fd, position, Math.min(position + chunkBytes, end));
+			position += buf.length;
+			bytesRead += buf.length;
+			if (buf.length === 0) {
+				// The file shrank under us: the caller's checks will see it on the next sync.
 				position = end;
 				return null;
 			}
-			return filled === want ? buf : buf.subarray(0, filled);
+			return buf;
 		},
 		get position() {
 			return position;

@@ -5,8 +5,8 @@
 
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { tryLock } from "../store/lock.js";
-import { type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
-import { CATCH_UP_LOCK, type CatchUpJob } from "./catch-up-job.js";
+import { type CatchUpResult, catchUp } from "./catch-up.js";
+import { CATCH_UP_LOCK, type CatchUpJob, catchUpOptions, type JobHooks } from "./catch-up-job.js";
 import { initFingerprints } from "./fingerprint.js";
 
 /** Held for the whole rebuild; coverage reports "rebuilding" while it exists. */
@@ -19,7 +19,7 @@ export type RebuildOutcome =
 
 export async function rebuildStore(
 	job: CatchUpJob,
-	hooks: { shouldStop?: () => boolean; onProgress?: (p: CatchUpProgress) => void; lockStaleMs?: number } = {},
+	hooks: JobHooks & { lockStaleMs?: number } = {},
 ): Promise<RebuildOutcome> {
 	await initFingerprints();
 	const stale = hooks.lockStaleMs;
@@ -34,15 +34,7 @@ export async function rebuildStore(
 	let created: Awaited<ReturnType<typeof createGeneration>> | undefined;
 	try {
 		created = await createGeneration(job.indexDir);
-		const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
-		const result = await catchUp(created.db, {
-			roots: job.roots,
-			extraFiles: job.extraFiles,
-			inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
-			sync: job.sync,
-			shouldStop: () => rebuildLock.compromised || catchUpLock.compromised || (hooks.shouldStop?.() ?? false),
-			onProgress: hooks.onProgress,
-		});
+		const result = await catchUp(created.db, catchUpOptions(job, hooks, [rebuildLock, catchUpLock]));
 		created.db.close();
 		if (result.stopped) {
 			removeGenerationFiles(job.indexDir, created.file);

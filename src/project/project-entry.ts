@@ -4,8 +4,9 @@
  */
 import type { SemanticKind } from "../contract.js";
 import type { ParsedEntry } from "../parse/types.js";
+import { codePointLength } from "../text/code-points.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderArguments } from "./render-arguments.js";
-import { boundString, codePointCount, contentText, isBlank, isRecord } from "./text-utils.js";
+import { boundString, contentText, isBlank, isRecord } from "./text-utils.js";
 import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 
 type Attributes = ProjectedEvent["attributes"];
@@ -165,7 +166,7 @@ class EventBuilder {
 
 	fragment(kind: SemanticKind, text: unknown, toolName?: string, toolCallId?: string): void {
 		if (typeof text !== "string" || isBlank(text)) return;
-		const f: ProjectedFragment = { ord: this.event.fragments.length, kind, text, charCount: codePointCount(text) };
+		const f: ProjectedFragment = { ord: this.event.fragments.length, kind, text, charCount: codePointLength(text) };
 		if (toolName !== undefined) f.toolName = toolName;
 		if (toolCallId !== undefined) f.toolCallId = toolCallId;
 		this.event.fragments.push(f);

@@ -3,23 +3,6 @@
 /** Bound on any string attribute value, in code points. */
 export const MAX_ATTRIBUTE_CHARS = 200;
 
-/** Length of `text` in Unicode code points (a surrogate pair counts once). */
-export function codePointCount(text: string): number {
-	let n = text.length;
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		// Count a pair once: drop the high half when a low half follows.
-		if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-			const d = text.charCodeAt(i + 1);
-			if (d >= 0xdc00 && d <= 0xdfff) {
-				n--;
-				i++;
-			}
-		}
-	}
-	return n;
-}
-
 /** `text` cut to at most `max` code points (never splitting a surrogate pair), with "…" when cut. */
 export function boundString(text: string, max = MAX_ATTRIBUTE_CHARS): string {
 	if (text.length <= max) return text;

@@ -3,8 +3,9 @@ import type { SemanticKind } from "../../src/contract.js";
 import type { ParsedEntry } from "../../src/parse/types.js";
 import { projectEntry } from "../../src/project/project-entry.js";
 import { renderArguments } from "../../src/project/render-arguments.js";
-import { boundString, codePointCount } from "../../src/project/text-utils.js";
+import { boundString } from "../../src/project/text-utils.js";
 import type { ProjectedEvent } from "../../src/project/types.js";
+import { codePointLength } from "../../src/text/code-points.js";
 import { fixtureBytes, listFixtures, parseWhole } from "../parse/helpers.js";
 
 function project(name: string): ProjectedEvent[] {
@@ -457,8 +458,8 @@ describe("projectEntry, entry by entry", () => {
 	});
 
 	it("counts code points and bounds attribute strings without splitting surrogate pairs", () => {
-		expect(codePointCount("a😀b")).toBe(3);
-		expect(codePointCount("\uD800x")).toBe(2);
+		expect(codePointLength("a😀b")).toBe(3);
+		expect(codePointLength("\uD800x")).toBe(2);
 		const long = "😀".repeat(300);
 		const bounded = boundString(long, 200);
 		expect([...bounded].length).toBe(200);

@@ -306,7 +306,9 @@ describe("computeTreeStates rules", () => {
 		expect(computeTreeStates([...nodes].reverse())).toEqual(computeTreeStates(nodes));
 	});
 
-	it("is linear-time on a deep session with many branch summaries", () => {
+	// No wall-clock assertion (timing belongs in bench/): a quadratic walk over 200k nodes with 100 summaries would
+	// run for minutes and fail on the test timeout instead.
+	it("handles a 200k-entry session with many branch summaries", () => {
 		const spec: Array<[string, string | null, string?, string?]> = [["n0", null]];
 		for (let i = 1; i < 200_000; i++) {
 			if (i % 2000 === 0) {
@@ -314,9 +316,8 @@ describe("computeTreeStates rules", () => {
 				spec.push([`n${i}`, `n${i - 1}`, "branch_summary", `n${i - 1}`]);
 			} else spec.push([`n${i}`, `n${i - 1}`]);
 		}
-		const t = performance.now();
 		const st = computeTreeStates(treeOf(spec));
-		expect(performance.now() - t).toBeLessThan(3000);
+		expect(st.size).toBe(spec.length);
 		expect(st.get(2000)).toEqual({ branchState: "alternate", selectionState: "summarized" });
 	});
 });
