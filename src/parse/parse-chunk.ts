@@ -14,6 +14,18 @@ const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
 // ignoreBOM keeps a U+FEFF that is not at file offset 0 (Pi's JSON.parse rejects such a line too).
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+type Utf8View = { toString(encoding: "utf8", start: number, end: number): string };
+// Node's (and Bun's) Buffer decodes several times faster than TextDecoder, with the same replacement characters:
+// it is exactly what Pi's readFileSync(…, "utf8") does. TextDecoder is the fallback elsewhere.
+const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, off: number, len: number): Utf8View } }).Buffer;
+
+function utf8View(bytes: Uint8Array): (start: number, end: number) => string {
+	if (NodeBuffer) {
+		const view = NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		return (start, end) => view.toString("utf8", start, end);
+	}
+	return (start, end) => decoder.decode(bytes.subarray(start, end));
+}
 
 /** State before the first byte of a file. */
 export function initialParseState(): ParseState {
@@ -53,6 +65,7 @@ class ChunkRun {
 		const st = this.state;
 		const base = st.byteOffset;
 		let pos = 0;
+		const decode = utf8View(bytes);
 		if (st.skipLineStart !== undefined) {
 			const nl = bytes.indexOf(NEWLINE);
 			if (nl < 0) {
@@ -86,7 +99,7 @@ class ChunkRun {
 				if (byteStart === 0 && end - start >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
 					start += 3;
 				}
-				this.line(bytes, start, end, byteStart, byteEnd);
+				this.line(bytes, decode, start, end, byteStart, byteEnd);
 			}
 			pos = nl + 1;
 		}
@@ -105,10 +118,17 @@ class ChunkRun {
 		this.receipt(byteStart, byteEnd, SKIP_REASONS.lineTooLarge);
 	}
 
-	private line(bytes: Uint8Array, start: number, end: number, byteStart: number, byteEnd: number): void {
+	private line(
+		bytes: Uint8Array,
+		decode: (start: number, end: number) => string,
+		start: number,
+		end: number,
+		byteStart: number,
+		byteEnd: number,
+	): void {
 		const st = this.state;
 		if (start === end) return;
-		const text = decoder.decode(bytes.subarray(start, end));
+		const text = decode(start, end);
 		if (bytes[start] !== OPEN_BRACE && text.trim() === "") return;
 		if (st.noHeader) {
 			this.receipt(byteStart, byteEnd, SKIP_REASONS.noHeader);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { initialParseState, parseChunk } from "../../src/parse/parse-chunk.js";
 import { SKIP_REASONS } from "../../src/parse/skip-reasons.js";
 import {
@@ -444,5 +444,33 @@ describe("tolerance, line by line", () => {
 		);
 		expect(inc.receipts).toEqual(whole.receipts);
 		expect(inc.entries).toEqual(whole.entries);
+	});
+});
+
+describe("decoding without Node's Buffer", () => {
+	it("the TextDecoder fallback (non-Node hosts) gives the same entries for invalid UTF-8, CJK and emoji", async () => {
+		const bytes = new Uint8Array([
+			...jsonl(V3_HEADER, entry("a", null, "message", { message: { role: "user", content: "日本語 😀 ñ" } })),
+			...new TextEncoder().encode('{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":"'),
+			0xc3,
+			0x28,
+			0xf0,
+			0x9f,
+			0x98,
+			0xe2,
+			0x82,
+			...new TextEncoder().encode('z"}}\n'),
+		]);
+		const withBuffer = parseWhole(bytes);
+		vi.resetModules();
+		vi.stubGlobal("Buffer", undefined);
+		try {
+			const fresh = await import("../../src/parse/parse-chunk.js");
+			const r = fresh.parseChunk(bytes, fresh.initialParseState());
+			expect(r.entries).toEqual(withBuffer.entries);
+			expect((r.entries[1].raw.message as { content: string }).content).toContain("\uFFFD");
+		} finally {
+			vi.unstubAllGlobals();
+		}
 	});
 });
