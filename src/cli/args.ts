@@ -1,0 +1,296 @@
+/**
+ * Command-line parsing (node:util parseArgs, no dependency): one command, its positionals, its options, and the
+ * global options, which are accepted anywhere on the line. Pure: bad input becomes a UsageError naming the problem.
+ */
+import { parseArgs } from "node:util";
+import { UsageError } from "./errors.js";
+
+/** How an option takes its value. `strings` is repeatable and collects a list. */
+export type OptionKind = "string" | "strings" | "boolean";
+
+/** One option of the command line. */
+export interface OptionSpec {
+	kind: OptionKind;
+	/** Placeholder for the help text, e.g. "DIR". */
+	value?: string;
+	help: string;
+}
+
+/** The program's commands. */
+export type CommandName = "reindex" | "status" | "verify" | "search" | "read" | "trace" | "help";
+
+/** One command: its positionals and the options only it accepts. */
+export interface CommandSpec {
+	summary: string;
+	/** Positional arguments as shown in the usage line. */
+	args: string;
+	minArgs: number;
+	/** Upper bound on positionals (Infinity: the rest is joined, e.g. a search query). */
+	maxArgs: number;
+	options: Record<string, OptionSpec>;
+}
+
+/** Options every command accepts, anywhere on the line. */
+export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+	"agent-dir": { kind: "string", value: "DIR", help: "Pi's agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent)" },
+	"index-dir": {
+		kind: "string",
+		value: "DIR",
+		help: "index directory (default $PI_EVENT_INDEX_DIR, the config's indexDir, or <agent-dir>/event-index)",
+	},
+	root: { kind: "strings", value: "DIR", help: "extra session directory to index and to read (repeatable)" },
+	workspace: { kind: "string", value: "DIR", help: "workspace whose sessions may be read (default: current dir)" },
+	json: { kind: "boolean", help: "print the result as JSON (the structures the tools return in details)" },
+	debug: { kind: "boolean", help: "show stack traces of internal errors" },
+	help: { kind: "boolean", help: "show help" },
+	version: { kind: "boolean", help: "print the version" },
+};
+
+const SYNC_OPTION: OptionSpec = {
+	kind: "boolean",
+	help: "answer from the index as it is, without the incremental catch-up first",
+};
+
+/** Every command and what it accepts. */
+export const COMMANDS: Record<CommandName, CommandSpec> = {
+	reindex: {
+		summary: "bring the index up to date with every session file (--full: rebuild it from scratch)",
+		args: "",
+		minArgs: 0,
+		maxArgs: 0,
+		options: {
+			full: { kind: "boolean", help: "build a new index beside the current one, then switch to it" },
+			"no-wait": {
+				kind: "boolean",
+				help: "fail at once when another process (a running Pi) holds the catch-up lock, instead of waiting",
+			},
+		},
+	},
+	status: {
+		summary: "where the index is, its format, counts, coverage, size, last sync and lock holders",
+		args: "",
+		minArgs: 0,
+		maxArgs: 0,
+		options: {},
+	},
+	verify: {
+		summary: "compare the index with the session files; exit 1 and list every difference",
+		args: "",
+		minArgs: 0,
+		maxArgs: 0,
+		options: {},
+	},
+	search: {
+		summary: "search events of the sessions this workspace may read",
+		args: "QUERY",
+		minArgs: 1,
+		maxArgs: Number.POSITIVE_INFINITY,
+		options: {
+			session: { kind: "string", value: "ID", help: "only this session id" },
+			cwd: { kind: "string", value: "DIR", help: "only sessions whose cwd is DIR or inside it" },
+			kind: { kind: "strings", value: "K", help: "semantic kind, e.g. user_text, tool_result (repeatable)" },
+			role: { kind: "strings", value: "R", help: "message role, e.g. user, assistant, toolResult (repeatable)" },
+			tool: { kind: "strings", value: "NAME", help: "tool name (repeatable)" },
+			"error-only": { kind: "boolean", help: "only tool results and bash runs that failed" },
+			from: { kind: "string", value: "ISO", help: "events at or after this time" },
+			to: { kind: "string", value: "ISO", help: "events at or before this time" },
+			"branch-state": { kind: "strings", value: "S", help: "selected, alternate or unknown (repeatable)" },
+			"selection-state": {
+				kind: "strings",
+				value: "S",
+				help: "direct, summarized, not-selected, not-applicable or unknown (repeatable)",
+			},
+			"no-sync": SYNC_OPTION,
+		},
+	},
+	read: {
+		summary: "read one event: its fragments, neighbours and fork receipts",
+		args: "SESSION ENTRY",
+		minArgs: 2,
+		maxArgs: 2,
+		options: {
+			fragment: { kind: "string", value: "ID", help: "read one fragment through a window (e.g. ENTRY#0)" },
+			offset: { kind: "string", value: "N", help: "code-point offset of the window (with --fragment)" },
+			before: { kind: "string", value: "N", help: "neighbour events before" },
+			after: { kind: "string", value: "N", help: "neighbour events after" },
+			order: { kind: "string", value: "branch|append", help: "neighbours along the branch (default) or file order" },
+			"no-sync": SYNC_OPTION,
+		},
+	},
+	trace: {
+		summary: "one event's parent, children, branch siblings and related events",
+		args: "SESSION ENTRY",
+		minArgs: 2,
+		maxArgs: 2,
+		options: {
+			depth: { kind: "string", value: "N", help: "follow related edges transitively up to N (capped by budget)" },
+			"no-sync": SYNC_OPTION,
+		},
+	},
+	help: { summary: "show help for the program or one command", args: "[COMMAND]", minArgs: 0, maxArgs: 1, options: {} },
+};
+
+/** The global options after parsing. */
+export interface GlobalOptions {
+	agentDir?: string;
+	indexDir?: string;
+	roots: string[];
+	workspace?: string;
+	json: boolean;
+	debug: boolean;
+	help: boolean;
+	version: boolean;
+}
+
+/** Values of a command's own options, by option name. */
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+/** A parsed command line. `command` is undefined only for a bare `--help` or `--version`. */
+export interface CommandLine {
+	command?: CommandName;
+	positionals: string[];
+	options: OptionValues;
+	globals: GlobalOptions;
+}
+
+function isCommand(name: string): name is CommandName {
+	return Object.hasOwn(COMMANDS, name);
+}
+
+/** Parse `argv` (without node and the script). Throws UsageError with one clear line. */
+export function parseCommandLine(argv: string[]): CommandLine {
+	const all = new Map<string, OptionSpec>(Object.entries(GLOBAL_OPTIONS));
+	for (const spec of Object.values(COMMANDS)) for (const [n, o] of Object.entries(spec.options)) all.set(n, o);
+	const parseOptions = Object.fromEntries(
+		[...all].map(([n, o]) => [
+			n,
+			o.kind === "boolean"
+				? { type: "boolean" as const, ...(n === "help" ? { short: "h" } : {}) }
+				: { type: "string" as const, multiple: o.kind === "strings" },
+		]),
+	);
+	// Loose parsing gives every token; the checks below are stricter and say exactly what is wrong.
+	const { tokens } = parseArgs({
+		args: argv,
+		options: parseOptions,
+		strict: false,
+		allowPositionals: true,
+		tokens: true,
+	});
+	const positionals: string[] = [];
+	const seen: Array<{ name: string; raw: string; value?: string; inline: boolean }> = [];
+	for (const t of tokens) {
+		if (t.kind === "positional") positionals.push(t.value);
+		else if (t.kind === "option") {
+			const spec = all.get(t.name);
+			if (!spec) throw new UsageError(`unknown option ${t.rawName}`);
+			if (spec.kind === "boolean" && t.value !== undefined) {
+				throw new UsageError(`option ${t.rawName} takes no value`);
+			}
+			if (spec.kind !== "boolean" && (t.value === undefined || (!t.inlineValue && t.value.startsWith("--")))) {
+				throw new UsageError(`option ${t.rawName} needs a value (${t.rawName} ${spec.value ?? "VALUE"})`);
+			}
+			seen.push({ name: t.name, raw: t.rawName, value: t.value, inline: t.inlineValue ?? false });
+		}
+	}
+
+	const globals: GlobalOptions = { roots: [], json: false, debug: false, help: false, version: false };
+	const options: OptionValues = {};
+	const first = positionals.shift();
+	let command: CommandName | undefined;
+	if (first !== undefined) {
+		if (!isCommand(first))
+			throw new UsageError(`unknown command "${first}"; commands: ${Object.keys(COMMANDS).join(", ")}`);
+		command = first;
+	}
+	const own = command ? COMMANDS[command].options : {};
+	for (const o of seen) {
+		const global = GLOBAL_OPTIONS[o.name];
+		if (global) {
+			setGlobal(globals, o.name, o.value);
+			continue;
+		}
+		if (!Object.hasOwn(own, o.name)) {
+			throw new UsageError(
+				command ? `option ${o.raw} does not apply to ${command}` : `option ${o.raw} needs a command before it`,
+			);
+		}
+		const spec = own[o.name] as OptionSpec;
+		if (spec.kind === "boolean") options[o.name] = true;
+		else if (spec.kind === "strings")
+			options[o.name] = [...((options[o.name] as string[] | undefined) ?? []), o.value ?? ""];
+		else if (options[o.name] !== undefined) throw new UsageError(`option ${o.raw} given twice`);
+		else options[o.name] = o.value;
+	}
+	if (command === undefined) {
+		if (!globals.help && !globals.version) throw new UsageError("missing command; run pi-event-index help");
+		return { positionals, options, globals };
+	}
+	if (!globals.help) {
+		const spec = COMMANDS[command];
+		if (positionals.length < spec.minArgs || positionals.length > spec.maxArgs) {
+			const usage = `pi-event-index ${command}${spec.args ? ` ${spec.args}` : ""}`;
+			const got = positionals.length === 0 ? "none" : positionals.map((p) => JSON.stringify(p)).join(" ");
+			throw new UsageError(`${command} takes ${describeCount(spec)} (usage: ${usage}); got ${got}`);
+		}
+	}
+	return { command, positionals, options, globals };
+}
+
+function describeCount(spec: CommandSpec): string {
+	if (spec.maxArgs === 0) return "no arguments";
+	if (spec.maxArgs === Number.POSITIVE_INFINITY) return `${spec.args}`;
+	if (spec.minArgs === spec.maxArgs) return spec.args;
+	return `at most ${spec.maxArgs} argument`;
+}
+
+function setGlobal(g: GlobalOptions, name: string, value: string | undefined): void {
+	switch (name) {
+		case "agent-dir":
+			g.agentDir = value;
+			break;
+		case "index-dir":
+			g.indexDir = value;
+			break;
+		case "workspace":
+			g.workspace = value;
+			break;
+		case "root":
+			if (value !== undefined) g.roots.push(value);
+			break;
+		case "json":
+		case "debug":
+		case "help":
+		case "version":
+			g[name] = true;
+			break;
+	}
+}
+
+/** A string option's value, or undefined. */
+export function stringOption(options: OptionValues, name: string): string | undefined {
+	const v = options[name];
+	return typeof v === "string" ? v : undefined;
+}
+
+/** A repeatable option's values, or undefined when not given. */
+export function listOption(options: OptionValues, name: string): string[] | undefined {
+	const v = options[name];
+	return Array.isArray(v) ? v : undefined;
+}
+
+/** A boolean option. */
+export function flagOption(options: OptionValues, name: string): boolean {
+	return options[name] === true;
+}
+
+/** A non-negative (or, with `positive`, ≥ 1) integer option; a clear UsageError otherwise. */
+export function intOption(options: OptionValues, name: string, positive = false): number | undefined {
+	const v = stringOption(options, name);
+	if (v === undefined) return undefined;
+	const min = positive ? 1 : 0;
+	if (!/^\d+$/.test(v.trim()) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
+		throw new UsageError(`option --${name} must be ${positive ? "a positive" : "a non-negative"} integer, got "${v}"`);
+	}
+	return Number(v);
+}

@@ -1,0 +1,76 @@
+/**
+ * Resolves the global options into what every command needs: Pi's agent dir (which must exist), the merged
+ * configuration, the index directory, the discovery roots, and the workspace used for authorization. Reads files,
+ * opens nothing.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { loadConfig, type ResolvedConfig } from "../config/config.js";
+import { ENV_AGENT_DIR, type Env, resolveAgentDir } from "../config/pi-paths.js";
+import type { DiscoveryRoot } from "../ingest/discover.js";
+import { discoveryFor } from "../workspace-index.js";
+import type { GlobalOptions } from "./args.js";
+import { CliError } from "./errors.js";
+
+/** Everything a command knows about where things are. */
+export interface CliContext {
+	agentDir: string;
+	indexDir: string;
+	/** The workspace whose sessions may be read (config's project file is read from here too). */
+	workspace: string;
+	/** `--root` directories, absolute. */
+	extraRoots: string[];
+	config: ResolvedConfig;
+	/** Configuration problems (file, key, what was wrong); defaults were used for those keys. */
+	problems: string[];
+	roots: DiscoveryRoot[];
+	extraFiles: string[];
+	workspaceDirs: string[];
+	env: Env;
+}
+
+/** The process facts the context depends on. */
+export interface ProcessFacts {
+	env: Env;
+	cwd: string;
+}
+
+function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** Resolve the global options; throws CliError for a missing agent dir or a missing `--root`. */
+export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): CliContext {
+	const env = facts.env;
+	const agentDir = globals.agentDir !== undefined ? resolve(facts.cwd, globals.agentDir) : resolveAgentDir(env);
+	if (!isDirectory(agentDir)) {
+		const from =
+			globals.agentDir !== undefined ? "--agent-dir" : env[ENV_AGENT_DIR] ? `$${ENV_AGENT_DIR}` : "the default";
+		throw new CliError(
+			`Pi agent dir ${agentDir} (from ${from}) does not exist; pass --agent-dir DIR or set ${ENV_AGENT_DIR}`,
+		);
+	}
+	const extraRoots = globals.roots.map((r) => resolve(facts.cwd, r));
+	for (const r of extraRoots) if (!isDirectory(r)) throw new CliError(`--root ${r} is not a directory`);
+	const workspace = resolve(facts.cwd, globals.workspace ?? facts.cwd);
+	const loaded = loadConfig({ cwd: workspace, agentDir, env });
+	const indexDir = globals.indexDir !== undefined ? resolve(facts.cwd, globals.indexDir) : loaded.config.indexDir;
+	const config: ResolvedConfig = { ...loaded.config, indexDir };
+	const { roots, extraFiles, workspaceDirs } = discoveryFor({ cwd: workspace, agentDir, env }, config, extraRoots);
+	return {
+		agentDir,
+		indexDir,
+		workspace,
+		extraRoots,
+		config,
+		problems: loaded.problems,
+		roots,
+		extraFiles,
+		workspaceDirs,
+		env,
+	};
+}

@@ -1,0 +1,190 @@
+/**
+ * Human output of every command. Pure: structures in, text out. The `--json` output is the structures themselves;
+ * this is the readable view of the same data.
+ */
+import type {
+	Coverage,
+	EventMetadata,
+	EventReadResult,
+	EventSearchResult,
+	EventTrace,
+	TextPreview,
+	TraceEdge,
+	TraceNode,
+} from "../contract.js";
+
+/** `1.5 MB`, `812 B`. */
+export function formatBytes(n: number): string {
+	if (!Number.isFinite(n) || n < 1024) return `${Math.max(0, Math.round(Number.isFinite(n) ? n : 0))} B`;
+	const units = ["KB", "MB", "GB", "TB"];
+	let v = n / 1024;
+	let i = 0;
+	while (v >= 1024 && i < units.length - 1) {
+		v /= 1024;
+		i++;
+	}
+	return `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** `850ms`, `12s`, `3m05s`, `2h04m`. */
+export function formatDuration(ms: number): string {
+	if (!Number.isFinite(ms) || ms < 0) return "--";
+	if (ms < 1000) return `${Math.round(ms)}ms`;
+	const s = Math.round(ms / 1000);
+	if (s < 60) return `${s}s`;
+	const m = Math.floor(s / 60);
+	if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+	return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+/** Indent every line of `text`. */
+export function indent(text: string, prefix = "    "): string {
+	return text
+		.split("\n")
+		.map((l) => (l === "" ? l : prefix + l))
+		.join("\n");
+}
+
+/** A one-line, bounded rendering of a preview (newlines become ⏎). */
+export function oneLine(text: string, max = 100): string {
+	const flat = text
+		.replace(/\s*\n\s*/g, " ⏎ ")
+		.replace(/\s+/g, " ")
+		.trim();
+	const cps = Array.from(flat);
+	return cps.length > max ? `${cps.slice(0, max - 1).join("")}…` : flat;
+}
+
+function previewSuffix(p: TextPreview): string {
+	return p.truncated
+		? ` (${p.shownRanges.reduce((n, r) => n + r.end - r.start, 0)} of ${p.totalChars} chars shown)`
+		: "";
+}
+
+function coverageLine(c: Coverage): string {
+	return `coverage: ${c.note ?? (c.partial ? "partial" : "complete")}`;
+}
+
+function who(e: { role?: string; toolName?: string; entryType: string }): string {
+	return [e.entryType, e.role, e.toolName].filter(Boolean).join(" ");
+}
+
+/** Search hits, each with the ids a `read` needs, then coverage. */
+export function formatSearch(query: string, r: EventSearchResult): string {
+	const out: string[] = [];
+	if (r.hits.length === 0) out.push(`no hits for ${JSON.stringify(query)}`);
+	else
+		out.push(
+			`${r.hits.length}${r.truncated ? "+" : ""} hit${r.hits.length === 1 ? "" : "s"} for ${JSON.stringify(query)}`,
+		);
+	r.hits.forEach((h, i) => {
+		out.push("");
+		const flags = [h.isError ? "ERROR" : "", `${h.branchState}/${h.selectionState}`].filter(Boolean).join(" ");
+		out.push(`${i + 1}. ${h.sessionId} ${h.entryId}  ${who(h)}  ${h.timestamp}  ${flags}`);
+		const more = h.matchingFragmentCount > 1 ? ` (+${h.matchingFragmentCount - 1} more matching)` : "";
+		const name = h.sessionName ? `  "${h.sessionName}"` : "";
+		out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
+		out.push(`   ${oneLine(h.snippet, 200)}`);
+	});
+	if (r.truncated) out.push("", `more than ${r.limit} hits: narrow the query or add filters`);
+	const top = r.hits[0];
+	if (top)
+		out.push(
+			"",
+			`read the top hit: pi-event-index read ${top.sessionId} ${top.entryId} --fragment ${top.matchingFragmentId}`,
+		);
+	out.push(coverageLine(r.coverage));
+	return out.join("\n");
+}
+
+function metadataLines(e: EventMetadata): string[] {
+	const lines = [`event ${e.entryId}  ${who(e)}  ${e.timestamp}${e.isError ? "  ERROR" : ""}`];
+	const name = e.sessionName ? ` "${e.sessionName}"` : "";
+	lines.push(`session ${e.sessionId}${name}  cwd ${e.cwd}`);
+	lines.push(
+		`parent ${e.parentId ?? "(root)"}  ${e.branchState}/${e.selectionState}${e.onLeafPath ? "  on the leaf path" : ""}`,
+	);
+	if (e.toolCallId) lines.push(`tool call id ${e.toolCallId}`);
+	if (e.labels?.length) lines.push(`labels: ${e.labels.join(", ")}`);
+	const attrs = Object.entries(e.attributes ?? {});
+	if (attrs.length) lines.push(`attributes: ${attrs.map(([k, v]) => `${k}=${String(v)}`).join(", ")}`);
+	return lines;
+}
+
+/** One event: metadata, fragment previews or a window, neighbours, fork receipts, coverage. */
+export function formatRead(r: EventReadResult): string {
+	const out = metadataLines(r.event);
+	if (r.window) {
+		const w = r.window;
+		out.push("", `[${w.fragmentId}] ${w.semanticKind}, chars ${w.range.start}–${w.range.end} of ${w.totalChars}`);
+		out.push(indent(w.text));
+		const moves: string[] = [];
+		if (w.hasBefore) moves.push("earlier text: a smaller --offset");
+		if (w.hasAfter) moves.push(`more text: --offset ${w.range.end}`);
+		if (moves.length) out.push(`(${moves.join("; ")})`);
+	} else {
+		for (const f of r.fragments) {
+			const tool = f.toolName ? ` ${f.toolName}` : "";
+			out.push("", `[${f.fragmentId}] ${f.semanticKind}${tool}${previewSuffix(f.text)}`);
+			out.push(indent(f.text.text));
+		}
+		const c = r.fragmentCoverage;
+		if (c.omitted > 0 || c.truncated) {
+			out.push("", `${c.returned} of ${c.total} fragments shown; read one whole with --fragment ID and --offset N`);
+		}
+	}
+	if (r.neighbors.length) {
+		out.push("", `neighbours (${r.order} order):`);
+		for (const n of r.neighbors) {
+			const text = n.preview ? `  ${oneLine(n.preview.text, 80)}` : "";
+			out.push(`  ${n.relation.padEnd(6)} ${n.event.entryId}  ${who(n.event)}${text}`);
+		}
+	}
+	for (const f of r.forks) {
+		const chosen = f.chosen
+			? `, followed ${f.chosen.sessionId === r.event.sessionId ? "" : `${f.chosen.sessionId} `}${f.chosen.entryId}`
+			: "";
+		const candidates = f.candidates.map((c) =>
+			c.sessionId === r.event.sessionId ? c.entryId : `${c.sessionId}/${c.entryId}`,
+		);
+		out.push(`fork (${f.kind}) at ${f.at.entryId}: ${candidates.join(", ")}${chosen}`);
+	}
+	out.push("", coverageLine(r.coverage));
+	return out.join("\n");
+}
+
+function nodeLine(n: TraceNode, sessionId: string): string {
+	const session = n.sessionId === sessionId ? "" : `${n.sessionId} `;
+	const preview = n.preview ? `  ${oneLine(n.preview.text, 80)}` : "";
+	const leaf = n.towardLeaf ? " ↳leaf" : "";
+	return `${session}${n.entryId}  ${who(n)}  ${n.branchState}/${n.selectionState}${leaf}${preview}`;
+}
+
+function edgeLine(e: TraceEdge, sessionId: string): string {
+	const tags = [
+		e.inferred ? "inferred" : "",
+		e.derived ? "derived" : "",
+		e.depth && e.depth > 1 ? `depth ${e.depth}` : "",
+	]
+		.filter(Boolean)
+		.join(", ");
+	const target = e.node ? nodeLine(e.node, sessionId) : (e.file ?? "");
+	return `  ${e.kind.padEnd(19)} ${target}${tags ? `  (${tags})` : ""}`;
+}
+
+/** One event's neighbourhood in the session tree and its related events. */
+export function formatTrace(t: EventTrace): string {
+	const sid = t.target.sessionId;
+	const out = [
+		`trace of ${t.target.entryId} in session ${sid}`,
+		`  target              ${nodeLine(t.target, sid)}  ${t.target.timestamp}`,
+	];
+	out.push(t.parent ? edgeLine(t.parent, sid) : "  parent              (root)");
+	for (const e of t.children) out.push(edgeLine(e, sid));
+	for (const e of t.branchSiblings) out.push(edgeLine(e, sid));
+	if (t.related.length) out.push("related:");
+	for (const e of t.related) out.push(edgeLine(e, sid));
+	if (t.truncated) out.push("(more edges than the budget allows were left out)");
+	out.push("", coverageLine(t.coverage));
+	return out.join("\n");
+}

@@ -1,0 +1,153 @@
+/**
+ * `search`, `read`, `trace`: the query services over the shared index, authorized for the `--workspace`. By default
+ * an incremental catch-up runs first (skipped, not waited for, when another process holds the lock: the answer's
+ * coverage then says it is partial); `--no-sync` answers from the index as it is, opened read-only.
+ */
+import { resolve } from "node:path";
+import type {
+	BranchState,
+	Coverage,
+	EventReadRequest,
+	EventReadResult,
+	EventSearchRequest,
+	EventSearchResult,
+	EventTrace,
+	SelectionState,
+} from "../contract.js";
+import {
+	type CallerContext,
+	type EventTraceRequest,
+	type QueryDb,
+	readEvent,
+	searchEvents,
+	traceEvent,
+} from "../query/index.js";
+import { flagOption, intOption, listOption, type OptionValues, stringOption } from "./args.js";
+import type { CliContext } from "./context.js";
+import { CliError, EXIT, UsageError } from "./errors.js";
+import { type CommandHooks, openManager } from "./reindex.js";
+import { coverageWithLocks, lockStates, openExistingStore } from "./status.js";
+
+/** The caller context of CLI queries: the workspace, configured and `--root` authorization, budgets. */
+export function cliCaller(ctx: CliContext): CallerContext {
+	return {
+		cwd: ctx.workspace,
+		authorization: {
+			extraRoots: [...ctx.config.authorization.extraRoots, ...ctx.extraRoots],
+			allRoots: ctx.config.authorization.allRoots,
+		},
+		budgets: ctx.config.budgets,
+	};
+}
+
+/** Run `fn` against the index: caught up first unless `noSync`, closed afterwards. */
+export async function withIndex<T>(
+	ctx: CliContext,
+	noSync: boolean,
+	hooks: CommandHooks,
+	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
+): Promise<T> {
+	if (noSync) {
+		const store = await openExistingStore(ctx.indexDir);
+		try {
+			return fn(store.db, cliCaller(ctx), coverageWithLocks(store, await lockStates(ctx.indexDir)));
+		} finally {
+			store.close();
+		}
+	}
+	const manager = await openManager(ctx);
+	const stop = () => void manager.close();
+	hooks.signal.addEventListener("abort", stop, { once: true });
+	try {
+		const unsubscribe = manager.onProgress((p) => hooks.progress.update(p));
+		const outcome = await manager.startCatchUp();
+		unsubscribe();
+		hooks.progress.end();
+		if (hooks.signal.aborted) throw new CliError("interrupted", EXIT.interrupted);
+		// A failed or skipped catch-up still leaves a usable index; coverage tells how complete it is.
+		const coverage = await manager.coverage();
+		if (outcome.kind === "failed") coverage.note = `${coverage.note} (catch-up failed: ${outcome.error})`;
+		return fn(manager.store.db, cliCaller(ctx), coverage);
+	} finally {
+		hooks.signal.removeEventListener("abort", stop);
+		await manager.close();
+	}
+}
+
+/** The search request the flags describe. */
+export function searchRequest(positionals: string[], o: OptionValues, cwd: string): EventSearchRequest {
+	const req: EventSearchRequest = { query: positionals.join(" ") };
+	const session = stringOption(o, "session");
+	if (session !== undefined) req.sessionId = session;
+	const dir = stringOption(o, "cwd");
+	// Relative to the shell's directory, as a user typing a path expects.
+	if (dir !== undefined) req.cwd = resolve(cwd, dir);
+	const kinds = listOption(o, "kind");
+	if (kinds) req.kinds = kinds;
+	const roles = listOption(o, "role");
+	if (roles) req.roles = roles;
+	const tools = listOption(o, "tool");
+	if (tools) req.toolNames = tools;
+	if (flagOption(o, "error-only")) req.errorOnly = true;
+	const from = stringOption(o, "from");
+	const to = stringOption(o, "to");
+	if (from !== undefined || to !== undefined) req.time = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+	const branch = listOption(o, "branch-state");
+	if (branch) req.branchStates = branch as BranchState[];
+	const selection = listOption(o, "selection-state");
+	if (selection) req.selectionStates = selection as SelectionState[];
+	return req;
+}
+
+/** The read request the arguments and flags describe. */
+export function readRequest(positionals: string[], o: OptionValues): EventReadRequest {
+	const [sessionId = "", entryId = ""] = positionals;
+	const req: EventReadRequest = { sessionId, entryId };
+	const fragment = stringOption(o, "fragment");
+	// A bare ordinal is short for ENTRY#N.
+	if (fragment !== undefined) req.matchingFragmentId = /^\d+$/.test(fragment) ? `${entryId}#${fragment}` : fragment;
+	const offset = intOption(o, "offset");
+	if (offset !== undefined) {
+		if (fragment === undefined) throw new UsageError("option --offset needs --fragment ID (the fragment to window)");
+		req.offset = offset;
+	}
+	const before = intOption(o, "before");
+	if (before !== undefined) req.before = before;
+	const after = intOption(o, "after");
+	if (after !== undefined) req.after = after;
+	const order = stringOption(o, "order");
+	if (order !== undefined) {
+		if (order !== "branch" && order !== "append") {
+			throw new UsageError(`option --order must be branch or append, got "${order}"`);
+		}
+		req.order = order;
+	}
+	return req;
+}
+
+/** The trace request the arguments and flags describe. */
+export function traceRequest(positionals: string[], o: OptionValues): EventTraceRequest {
+	const [sessionId = "", entryId = ""] = positionals;
+	const req: EventTraceRequest = { sessionId, entryId };
+	const depth = intOption(o, "depth", true);
+	if (depth !== undefined) req.depth = depth;
+	return req;
+}
+
+export function searchCommand(ctx: CliContext, req: EventSearchRequest, noSync: boolean, hooks: CommandHooks) {
+	return withIndex<EventSearchResult>(ctx, noSync, hooks, (db, caller, coverage) =>
+		searchEvents(db, req, caller, { coverage: () => coverage }),
+	);
+}
+
+export function readCommand(ctx: CliContext, req: EventReadRequest, noSync: boolean, hooks: CommandHooks) {
+	return withIndex<EventReadResult>(ctx, noSync, hooks, (db, caller, coverage) =>
+		readEvent(db, req, caller, { coverage: () => coverage }),
+	);
+}
+
+export function traceCommand(ctx: CliContext, req: EventTraceRequest, noSync: boolean, hooks: CommandHooks) {
+	return withIndex<EventTrace>(ctx, noSync, hooks, (db, caller, coverage) =>
+		traceEvent(db, req, caller, { coverage: () => coverage }),
+	);
+}

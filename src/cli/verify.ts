@@ -1,0 +1,54 @@
+/**
+ * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes) and
+ * list every difference. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
+ */
+import { type VerifyReport, verifyIndex } from "../ingest/verify.js";
+import type { CliContext } from "./context.js";
+import { openExistingStore } from "./status.js";
+
+/** What `verify` reports (`--json` prints exactly this). */
+export interface VerifyCommandReport extends VerifyReport {
+	indexDir: string;
+	generation: string;
+	/** True when there is no difference. */
+	ok: boolean;
+	/** The difference list reached its bound; there may be more. */
+	limited: boolean;
+}
+
+/** The bound verifyIndex puts on its list. */
+const DIFFERENCE_LIMIT = 1_000;
+
+export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
+	const store = await openExistingStore(ctx.indexDir);
+	try {
+		const report = verifyIndex(store.db, ctx.roots, ctx.extraFiles);
+		return {
+			indexDir: ctx.indexDir,
+			generation: store.generation,
+			...report,
+			ok: report.differences.length === 0,
+			limited: report.differences.length >= DIFFERENCE_LIMIT,
+		};
+	} finally {
+		store.close();
+	}
+}
+
+/** Human view: a summary line, then one line per difference. */
+export function formatVerify(r: VerifyCommandReport): string {
+	const head = `verified ${r.sources} indexed sources against ${r.files} session files on disk (generation ${r.generation})`;
+	if (r.ok) return `${head}\nno differences`;
+	const n = r.differences.length;
+	const out = [head, `${n}${r.limited ? "+" : ""} difference${n === 1 ? "" : "s"}:`];
+	for (const d of r.differences) out.push(`  ${d.kind.padEnd(16)} ${d.path || "(index)"}: ${d.detail}`);
+	const onlyBehind = r.differences.every(
+		(d) => d.kind === "behind" || d.kind === "not-indexed" || d.kind === "file-gone",
+	);
+	out.push(
+		onlyBehind
+			? "the index is behind the files: run pi-event-index reindex"
+			: "repair: pi-event-index reindex --full (rebuilds the index from the files)",
+	);
+	return out.join("\n");
+}
