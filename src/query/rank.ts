@@ -1,12 +1,23 @@
 /**
- * Ranking of matched fragments. Pure, so a later ranking issue (per-kind weights, proximity) can replace it.
- * Today: bm25 (lower is better) with deterministic tie-breaks.
+ * Ranking of matched fragments (docs/ranking.md). Pure: search.ts runs the SQL, this module decides the order.
+ *
+ *   relevance = -bm25 × kindWeight(kind) × lengthFactor(charCount) × (1 + proximityBonus)
+ *
+ * The first three factors are also the SQL ORDER BY of the candidate query (`candidateOrderSql`), so the short
+ * statement is among the bounded candidates even when thousands of long tool outputs match. Proximity needs the
+ * text, so only the first `RERANK_LIMIT` candidates (and at most `RERANK_TEXT_BUDGET` characters) get it.
  */
+import type { SemanticKind } from "../contract.js";
+import { proximitySlack } from "./rank-proximity.js";
 
 /** One matched fragment as ranking sees it. */
 export interface RankCandidate {
+	/** Fragment row id (rowid of fragments_fts). */
+	fragmentId: number;
 	/** bm25(fragments_fts): negative, lower is better. */
 	score: number;
+	/** Length of the fragment's text in code points. */
+	charCount: number;
 	timestamp: string;
 	sessionId: string;
 	sourceId: number;
@@ -15,15 +26,127 @@ export interface RankCandidate {
 	kind: string;
 }
 
-/** Candidates best first: score, then newer timestamp, then session id, then file order (seq, source, ord). */
-export function rankCandidates<T extends RankCandidate>(candidates: readonly T[], _terms: readonly string[]): T[] {
-	return [...candidates].sort(
-		(a, b) =>
-			a.score - b.score ||
-			(a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0) ||
-			(a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0) ||
-			a.seq - b.seq ||
-			a.sourceId - b.sourceId ||
-			a.ord - b.ord,
+/** What people and the model said outranks what tools were asked, which outranks what tools printed. */
+export const KIND_WEIGHTS: Readonly<Record<SemanticKind, number>> = {
+	user_text: 1,
+	assistant_text: 1,
+	compaction_summary: 1,
+	branch_summary: 1,
+	custom_message: 1,
+	session_name: 1,
+	label: 1,
+	tool_call: 0.6,
+	bash_command: 0.6,
+	custom_data: 0.6,
+	tool_result: 0.35,
+	bash_output: 0.35,
+};
+
+/** Weight of a kind this version does not know (a newer index format): ranked like tool output. */
+const UNKNOWN_KIND_WEIGHT = 0.35;
+
+/** Fragments up to this many code points are not penalized for length. */
+export const LENGTH_FREE_CHARS = 1000;
+
+/**
+ * Length steps: each doubling past LENGTH_FREE_CHARS multiplies by 1/√2 (a 40,000-character output gets 0.125),
+ * capped at 2^10 doublings. A step function rather than a sqrt so SQLite needs no math functions.
+ */
+const LENGTH_STEPS: readonly { upTo: number; factor: number }[] = Array.from({ length: 11 }, (_, k) => ({
+	upTo: LENGTH_FREE_CHARS * 2 ** k,
+	factor: Math.SQRT1_2 ** k,
+}));
+const LONGEST_FACTOR = Math.SQRT1_2 ** LENGTH_STEPS.length;
+
+/** Proximity bonus when every query term/phrase sits within this many extra tokens of the others. */
+export const PROXIMITY_WINDOW = 12;
+/** The bonus for adjacent terms: relevance is multiplied by up to 1 + PROXIMITY_WEIGHT. */
+export const PROXIMITY_WEIGHT = 1;
+
+/** Candidates (in candidate order) whose text is read for proximity. */
+export const RERANK_LIMIT = 200;
+/** Characters of text read for proximity per query, and per fragment. */
+export const RERANK_TEXT_BUDGET = 400_000;
+export const RERANK_FRAGMENT_CHARS = 32_000;
+
+/** The weight of a semantic kind. */
+export function kindWeight(kind: string): number {
+	return (KIND_WEIGHTS as Record<string, number>)[kind] ?? UNKNOWN_KIND_WEIGHT;
+}
+
+/** The length factor of a fragment of `charCount` code points (1 for short fragments, smaller for long ones). */
+export function lengthFactor(charCount: number): number {
+	for (const step of LENGTH_STEPS) if (charCount <= step.upTo) return step.factor;
+	return LONGEST_FACTOR;
+}
+
+/** The bonus for a proximity slack (extra tokens between the terms): 1 when adjacent, 0 at PROXIMITY_WINDOW. */
+export function proximityBonus(slack: number | undefined): number {
+	if (slack === undefined || slack >= PROXIMITY_WINDOW) return 0;
+	return PROXIMITY_WEIGHT * (1 - slack / PROXIMITY_WINDOW);
+}
+
+/** Relevance before proximity (positive, higher is better); exactly what `candidateOrderSql` orders by. */
+export function baseRelevance(c: Pick<RankCandidate, "score" | "kind" | "charCount">): number {
+	return -c.score * kindWeight(c.kind) * lengthFactor(c.charCount);
+}
+
+function sqlNumber(n: number): string {
+	return Number.isInteger(n) ? `${n}.0` : String(n);
+}
+
+/**
+ * SQL expression equal to -baseRelevance (lower is better, like bm25) over the given column expressions, for the
+ * candidate query's ORDER BY. Built from the same tables as the JS functions above.
+ */
+export function candidateOrderSql(bm25: string, kind: string, charCount: string): string {
+	const kinds = Object.entries(KIND_WEIGHTS)
+		.map(([k, w]) => `WHEN '${k}' THEN ${sqlNumber(w)}`)
+		.join(" ");
+	const lengths = LENGTH_STEPS.map((s) => `WHEN ${charCount} <= ${s.upTo} THEN ${sqlNumber(s.factor)}`).join(" ");
+	return `(${bm25}) * (CASE ${kind} ${kinds} ELSE ${sqlNumber(UNKNOWN_KIND_WEIGHT)} END) * (CASE ${lengths} ELSE ${sqlNumber(LONGEST_FACTOR)} END)`;
+}
+
+/**
+ * Which candidates' text to read for proximity: none for a query of fewer than two terms/phrases, else the first
+ * RERANK_LIMIT in candidate order while the RERANK_TEXT_BUDGET lasts. Bounded work whatever the corpus.
+ */
+export function proximityTargets(candidates: readonly RankCandidate[], phraseCount: number): number[] {
+	if (phraseCount < 2) return [];
+	const ids: number[] = [];
+	let budget = RERANK_TEXT_BUDGET;
+	for (const c of candidates.slice(0, RERANK_LIMIT)) {
+		if (budget <= 0) break;
+		ids.push(c.fragmentId);
+		budget -= Math.min(c.charCount, RERANK_FRAGMENT_CHARS);
+	}
+	return ids;
+}
+
+function compareTies(a: RankCandidate, b: RankCandidate): number {
+	return (
+		(a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0) ||
+		(a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0) ||
+		a.seq - b.seq ||
+		a.sourceId - b.sourceId ||
+		a.ord - b.ord
 	);
+}
+
+/**
+ * Candidates best first: relevance (with proximity for fragments whose text is in `texts`), then newer timestamp,
+ * then session id, then file order (seq, source, ord). `phrases` are the compiled query's token lists.
+ */
+export function rankCandidates<T extends RankCandidate>(
+	candidates: readonly T[],
+	phrases: readonly (readonly string[])[] = [],
+	texts: ReadonlyMap<number, string> = new Map(),
+): T[] {
+	const scored = candidates.map((c) => {
+		const text = texts.get(c.fragmentId);
+		const bonus = text === undefined ? 0 : proximityBonus(proximitySlack(text, phrases));
+		return { c, relevance: baseRelevance(c) * (1 + bonus) };
+	});
+	scored.sort((a, b) => b.relevance - a.relevance || compareTies(a.c, b.c));
+	return scored.map((s) => s.c);
 }

@@ -1,6 +1,7 @@
 /**
- * searchEvents: FTS5 over semantic fragments of authorized sessions, filters in SQL, bm25 ranking over a bounded
- * candidate set, one hit per (source, entry). Reads the persistent index only — no scan at call time.
+ * searchEvents: FTS5 over semantic fragments of authorized sessions, filters in SQL, weighted bm25 ranking with
+ * proximity over a bounded candidate set (rank.ts), one hit per (source, entry). Reads the persistent index only —
+ * no scan at call time.
  */
 import path from "node:path";
 import {
@@ -16,12 +17,21 @@ import { authorizationSql, authorizedRoots, pathInsideSql } from "./authorize.js
 import type { CallerContext } from "./caller.js";
 import { all, get, type QueryDb } from "./db.js";
 import { invalid, QueryError } from "./errors.js";
-import { type RankCandidate, rankCandidates } from "./rank.js";
+import {
+	candidateOrderSql,
+	proximityTargets,
+	type RankCandidate,
+	RERANK_FRAGMENT_CHARS,
+	rankCandidates,
+} from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
 import { makeSnippet } from "./snippet.js";
 
 /** Matched fragments considered per query before coalescing; bounds work whatever the corpus size. */
 export const SEARCH_CANDIDATE_LIMIT = 500;
+
+/** Candidate order: bm25 weighted by fragment kind and length (rank.ts), so short statements are not crowded out. */
+const CANDIDATE_ORDER = candidateOrderSql("bm25(fragments_fts)", "f.kind", "f.char_count");
 
 const BRANCH_STATES: readonly BranchState[] = ["selected", "alternate", "unknown"];
 const SELECTION_STATES: readonly SelectionState[] = [
@@ -198,6 +208,7 @@ export function searchEvents(
 		rows = all<CandidateRow>(
 			db,
 			`SELECT f.id AS fragmentId, f.source_id AS sourceId, f.event_seq AS seq, f.ord AS ord, f.kind AS kind,
+				f.char_count AS charCount,
 				f.tool_name AS fragmentToolName, e.entry_id AS entryId, e.entry_type AS entryType, e.role AS role,
 				e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp AS timestamp,
 				e.branch_state AS branchState, e.selection_state AS selectionState,
@@ -207,7 +218,7 @@ export function searchEvents(
 			JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 			JOIN sources s ON s.id = f.source_id
 			WHERE ${where.join(" AND ")}
-			ORDER BY score, f.id
+			ORDER BY ${CANDIDATE_ORDER}, f.id
 			LIMIT ?`,
 			[...params, SEARCH_CANDIDATE_LIMIT],
 		);
@@ -216,7 +227,18 @@ export function searchEvents(
 		throw new QueryError("invalid_request", "The search could not be run; try simpler terms.");
 	}
 
-	const ranked = rankCandidates(rows, compiled.terms);
+	// Proximity needs text: read it for a bounded prefix of the candidates only.
+	const targets = proximityTargets(rows, compiled.phrases.length);
+	const texts = new Map<number, string>();
+	if (targets.length > 0) {
+		for (const r of all<{ id: number; text: string }>(
+			db,
+			"SELECT id, substr(text, 1, ?) AS text FROM fragments WHERE id IN (SELECT value FROM json_each(?))",
+			[RERANK_FRAGMENT_CHARS, JSON.stringify(targets)],
+		))
+			texts.set(r.id, r.text);
+	}
+	const ranked = rankCandidates(rows, compiled.phrases, texts);
 	const groups = new Map<string, { best: CandidateRow; count: number; others: string[] }>();
 	for (const row of ranked) {
 		const key = `${row.sourceId}:${row.seq}`;
