@@ -259,25 +259,14 @@ export class SourceSyncer {
 		const projected: ProjectedEvent[] = [];
 		const receipts: SkipReceipt[] = [];
 		let pending: Uint8Array = new Uint8Array(0);
-		// While skipping an oversized line: where it started (bytes are dropped, not buffered).
-		let skippingFrom = -1;
 		let sessionName: string | null | undefined;
 
 		for (;;) {
 			if (state.byteOffset - row.offset >= batchBytes) break;
 			const chunk = reader.next();
 			if (!chunk) break;
-			if (skippingFrom >= 0) {
-				const nl = chunk.indexOf(10);
-				if (nl < 0) continue;
-				const lineEnd = reader.position - chunk.length + nl + 1;
-				state = { ...state, byteOffset: lineEnd, lineCount: state.lineCount + 1 };
-				receipts.push({ lineNo: state.lineCount, byteStart: skippingFrom, byteEnd: lineEnd, reason: "line too large" });
-				skippingFrom = -1;
-				pending = chunk.subarray(nl + 1);
-			} else {
-				pending = pending.length === 0 ? chunk : concat(pending, chunk);
-			}
+			pending = pending.length === 0 ? chunk : concat(pending, chunk);
+			// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
 			const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
 			const consumed = parsed.state.byteOffset - state.byteOffset;
 			state = parsed.state;
@@ -288,14 +277,9 @@ export class SourceSyncer {
 				projected.push(event);
 			}
 			pending = pending.subarray(consumed);
-			if (pending.length > maxLine && pending.indexOf(10) < 0) {
-				skippingFrom = state.byteOffset;
-				pending = new Uint8Array(0);
-			}
 		}
 		result.bytesRead = reader.bytesRead;
-		// A skipped oversized line that has not ended yet is re-read next time; nothing past it is committed.
-		const reachedEnd = skippingFrom < 0 && state.byteOffset + pending.length >= file.size && !hasNewline(pending);
+		const reachedEnd = state.byteOffset + pending.length >= file.size && !hasNewline(pending);
 		const header = state.header;
 
 		const states = this.treeStates(row, projected);
