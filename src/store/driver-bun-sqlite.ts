@@ -6,6 +6,8 @@
  * - `file:` URIs (for `immutable=1`) need the SQLITE_OPEN_URI flag, which only the numeric-flags constructor
  *   accepts, and that one cannot set `strict`: such (rare, read-only) connections prefix named keys themselves.
  * - `pragma` has no helper: run it as a statement and return the first column of the first row.
+ * - `close()` only really closes once every statement is finalized (until then the connection lingers, its WAL
+ *   unmerged, and old statements keep working): live statements are tracked weakly and finalized on close.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -14,6 +16,7 @@ import * as schema from "./schema.js";
 
 /** The part of a bun:sqlite statement we use. */
 interface BunStatement {
+	finalize(): void;
 	run(...params: unknown[]): SqliteRunResult;
 	get(...params: unknown[]): unknown;
 	all(...params: unknown[]): unknown[];
@@ -59,7 +62,7 @@ export async function loadBunSqlite(): Promise<OpenDriver> {
 				);
 		const strict = !request.immutable;
 		try {
-			for (const p of request.pragmas) raw.prepare(`PRAGMA ${p}`).get();
+			for (const p of request.pragmas) pragmaValue(raw, p);
 		} catch (err) {
 			raw.close();
 			throw err;
@@ -75,8 +78,17 @@ function wrap(
 	migrate: typeof import("drizzle-orm/bun-sqlite/migrator").migrate,
 	request: DriverOpenRequest,
 ): SqliteDb {
+	const statements = new StatementTracker();
+	// drizzle prepares its own statements on the client: hand it a view of the connection that tracks them too.
+	const client = new Proxy(raw, {
+		get(target, key) {
+			if (key === "prepare") return (sql: string) => statements.add(target.prepare(sql));
+			const value = Reflect.get(target, key, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
 	// biome-ignore lint/suspicious/noExplicitAny: the client type comes from Bun's own definitions, absent here
-	const orm = drizzle(raw as any, { schema });
+	const orm = drizzle(client as any, { schema });
 	let open = true;
 	return {
 		driver: "bun:sqlite",
@@ -84,7 +96,7 @@ function wrap(
 		readonly: request.readonly,
 		drizzle: orm as unknown as StoreDrizzle,
 		prepare<Params extends unknown[], Row>(sql: string) {
-			return wrapStatement(raw.prepare(sql), strict) as unknown as SqliteStatement<Params, Row>;
+			return wrapStatement(statements.add(raw.prepare(sql)), strict) as unknown as SqliteStatement<Params, Row>;
 		},
 		exec(sql) {
 			raw.exec(sql);
@@ -93,8 +105,7 @@ function wrap(
 			return raw.transaction(fn).immediate();
 		},
 		pragma(source) {
-			const row = raw.prepare(`PRAGMA ${source}`).get() as Record<string, unknown> | null;
-			return row === null ? undefined : Object.values(row)[0];
+			return pragmaValue(raw, source);
 		},
 		migrate(folder) {
 			migrate(orm, { migrationsFolder: folder });
@@ -105,9 +116,44 @@ function wrap(
 		close() {
 			if (!open) return;
 			open = false;
+			statements.finalizeAll();
 			raw.close();
 		},
 	};
+}
+
+/** Runs one pragma and returns the first column of its first row; the statement is finalized at once. */
+function pragmaValue(raw: BunDatabase, source: string): unknown {
+	const statement = raw.prepare(`PRAGMA ${source}`);
+	try {
+		const row = statement.get() as Record<string, unknown> | null;
+		return row === null ? undefined : Object.values(row)[0];
+	} finally {
+		statement.finalize();
+	}
+}
+
+/** Weak references to a connection's live statements (collected ones drop out), to finalize them on close. */
+class StatementTracker {
+	private readonly live = new Set<WeakRef<BunStatement>>();
+	private readonly collected = new FinalizationRegistry<WeakRef<BunStatement>>((ref) => this.live.delete(ref));
+
+	add(statement: BunStatement): BunStatement {
+		const ref = new WeakRef(statement);
+		this.live.add(ref);
+		this.collected.register(statement, ref, ref);
+		return statement;
+	}
+
+	finalizeAll(): void {
+		for (const ref of this.live) {
+			const statement = ref.deref();
+			if (statement === undefined) continue;
+			this.collected.unregister(ref);
+			statement.finalize();
+		}
+		this.live.clear();
+	}
 }
 
 function wrapStatement(s: BunStatement, strict: boolean): SqliteStatement {
