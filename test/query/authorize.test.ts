@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import {
 	authorizationSql,
@@ -13,6 +12,7 @@ import {
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { makeSnippet } from "../../src/query/snippet.js";
+import { openDatabase } from "../../src/store/db.js";
 
 const caller = (cwd: string, extraRoots: string[] = [], allRoots = false): CallerContext => ({
 	cwd,
@@ -49,8 +49,9 @@ describe("workspace roots", () => {
 		expect(isVisibleCwd("", { all: true })).toBe(false);
 	});
 
-	it("the SQL condition agrees with the JS rule, case-sensitively and without wildcards", () => {
-		const db = new Database(":memory:");
+	it("the SQL condition agrees with the JS rule, case-sensitively and without wildcards", async () => {
+		// Through the driver module, so the check also runs under Bun (bun:sqlite).
+		const db = await openDatabase(":memory:");
 		db.exec("CREATE TABLE sources (id INTEGER PRIMARY KEY, cwd TEXT)");
 		const cwds = ["/a/b", "/a/b/c", "/a/bc", "/A/b", "/a/b_", "/a/%", "/a/%/x", "/数据/库", "/数据/库x", null, ""];
 		const insert = db.prepare("INSERT INTO sources (cwd) VALUES (?)");
@@ -67,6 +68,7 @@ describe("workspace roots", () => {
 		}
 		const allClause = authorizationSql("s", { all: true });
 		expect(db.prepare(`SELECT count(*) AS n FROM sources s WHERE ${allClause.sql}`).get()).toEqual({ n: 9 });
+		db.close();
 	});
 });
 
