@@ -63,27 +63,32 @@ export async function runCommand(
 		}
 		if (sub === "reindex" && (words.length === 1 || (words.length === 2 && words[1] === "--full"))) {
 			await runtime.ready();
-			const full = words[1] === "--full";
-			say(ctx, full ? "event index: full rebuild started" : "event index: catch-up started");
-			const outcome = full ? await runtime.rebuild() : await runtime.startCatchUp();
-			if (outcome.kind === "skipped") {
-				say(
-					ctx,
-					`event index: another process is already ${full ? "rebuilding" : "catching up"}; it will finish the work`,
-					"warning",
-				);
-			} else if (outcome.kind === "failed") {
-				say(ctx, `event index: ${full ? "rebuild" : "catch-up"} failed: ${outcome.error}`, "error");
-			} else {
-				const r = outcome.result;
-				const summary = `${r.done} of ${r.total} files checked, ${r.indexed} synced, ${r.failed} failed`;
-				const status = await runtime.status();
-				say(ctx, `event index: ${full ? "rebuild" : "catch-up"} done (${summary})\n${formatStatus(status)}`);
-			}
+			const job = reindex(ctx, runtime, words[1] === "--full");
+			// With a UI the work runs in the background (progress in the footer); print mode waits for it.
+			if (!ctx.hasUI) await job;
 			return;
 		}
 		say(ctx, COMMAND_USAGE, "warning");
 	} catch (err) {
 		say(ctx, `event index: ${shortReason(err)}`, "error");
+	}
+}
+
+async function reindex(ctx: ExtensionCommandContext, runtime: IndexRuntime, full: boolean): Promise<void> {
+	const what = full ? "rebuild" : "catch-up";
+	try {
+		say(ctx, `event index: ${what} started`);
+		const outcome = full ? await runtime.rebuild() : await runtime.startCatchUp();
+		if (outcome.kind === "skipped") {
+			say(ctx, `event index: another process is already running the ${what}; it will finish the work`, "warning");
+		} else if (outcome.kind === "failed") {
+			say(ctx, `event index: ${what} failed: ${shortReason(outcome.error)}`, "error");
+		} else {
+			const r = outcome.result;
+			const summary = `${r.done} of ${r.total} files checked, ${r.indexed} synced, ${r.failed} failed`;
+			say(ctx, `event index: ${what} done (${summary})\n${formatStatus(await runtime.status())}`);
+		}
+	} catch (err) {
+		say(ctx, `event index: ${what} failed: ${shortReason(err)}`, "error");
 	}
 }

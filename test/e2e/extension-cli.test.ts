@@ -183,15 +183,23 @@ describe("the extension in the real pi CLI", () => {
 		expect(textOf(results[2])).toContain('"time.from"');
 	});
 
-	it("/event-index reindex and status report on stderr in print mode", async () => {
-		const reindex = await piRun(["/event-index reindex"]);
-		expectOk(reindex);
-		expect(reindex.stderr).toMatch(/event index: catch-up (done|started)/);
+	it("/event-index reindex --full rebuilds; status reports on stderr in print mode", async () => {
+		const before = await piRun(["/event-index status"]);
+		expectOk(before);
+		const generation = /generation: (\S+)/.exec(before.stderr)?.[1];
+		expect(generation, before.stderr).toBeDefined();
+		const rebuild = await piRun(["/event-index reindex --full"]);
+		expectOk(rebuild);
+		expect(rebuild.stderr).toMatch(/event index: rebuild done \((\d+) of \1 files checked, \1 synced, 0 failed\)/);
 		const status = await piRun(["/event-index"]);
 		expectOk(status);
 		expect(status.stderr).toContain(`event index: ${join(agentDir, "event-index")}`);
 		expect(status.stderr).toMatch(/coverage: complete: \d+ of \d+ session files indexed/);
 		expect(status.stderr).toMatch(/rows: \d+ session files, \d+ events, \d+ fragments/);
+		// A rebuild publishes a new generation; every process follows it.
+		expect(/generation: (\S+)/.exec(status.stderr)?.[1]).not.toBe(generation);
+		const bad = await piRun(["/event-index frobnicate"]);
+		expect(bad.stderr).toContain("usage: /event-index [status | reindex [--full]]");
 	});
 
 	it("a restart answers from the warm index alone (no catch-up, the earlier files moved away)", async () => {
