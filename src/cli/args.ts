@@ -38,7 +38,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
 		value: "DIR",
 		help: "index directory (default $PI_EVENT_INDEX_DIR, the config's indexDir, or <agent-dir>/event-index)",
 	},
-	root: { kind: "strings", value: "DIR", help: "extra session directory to index and to read (repeatable)" },
+	root: { kind: "strings", value: "DIR", help: "extra or archive session directory to index (repeatable)" },
 	workspace: { kind: "string", value: "DIR", help: "workspace whose sessions may be read (default: current dir)" },
 	json: { kind: "boolean", help: "print the result as JSON (the structures the tools return in details)" },
 	debug: { kind: "boolean", help: "show stack traces of internal errors" },

@@ -28,12 +28,16 @@ import { CliError, EXIT, UsageError } from "./errors.js";
 import { type CommandHooks, openManager } from "./reindex.js";
 import { coverageWithLocks, lockStates, openExistingStore } from "./status.js";
 
-/** The caller context of CLI queries: the workspace, configured and `--root` authorization, budgets. */
+/**
+ * The caller context of CLI queries: the workspace, the configured authorization, budgets. `--root` directories
+ * are where session files live, not where sessions ran, so they widen discovery only: authorization is by the
+ * sessions' cwd (use `--workspace DIR` to read sessions that ran elsewhere).
+ */
 export function cliCaller(ctx: CliContext): CallerContext {
 	return {
 		cwd: ctx.workspace,
 		authorization: {
-			extraRoots: [...ctx.config.authorization.extraRoots, ...ctx.extraRoots],
+			extraRoots: ctx.config.authorization.extraRoots,
 			allRoots: ctx.config.authorization.allRoots,
 		},
 		budgets: ctx.config.budgets,
