@@ -1,0 +1,243 @@
+/**
+ * The extension in Pi's own CLI running under Bun (what Pi's release binaries are), with the scripted faux
+ * provider: the model's event_search → event_read → event_trace calls succeed on bun:sqlite. Then a Node Pi and a
+ * Bun Pi at the same time on one agent dir share one index: both answer, the index equals the files exactly once,
+ * one generation is ever created (no rebuild ping-pong), and later runs on either runtime re-index nothing. Last,
+ * the pi-event-index CLI under Bun answers exactly as under Node.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
+import { verifyIndex } from "../../src/ingest/verify.js";
+import { openStore } from "../../src/store/open-store.js";
+import {
+	type JsonlRecord,
+	listSessionFiles,
+	REPO_ROOT,
+	type RunPiResult,
+	readJsonl,
+	sessionMessages,
+	writeScript,
+} from "../helpers/pi-cli.js";
+import { BUN_BIN, CURRENT_RUNTIME, nodeBin, type Runtime, runCommand, runPiOn } from "../helpers/runtime.js";
+
+const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
+const CLI = join(REPO_ROOT, "bin", "pi-event-index.js");
+const MARKER_A = "quixoticpelican";
+const MARKER_B = "lanternmarsupial";
+
+let tmp: string;
+let agentDir: string;
+let cwd: string;
+let indexDir: string;
+let script: string;
+let seedA: RunPiResult;
+let seedB: RunPiResult;
+
+type ToolResultMessage = Record<string, unknown> & {
+	toolName: string;
+	isError: boolean;
+	content: Array<{ type: string; text?: string }>;
+	details?: unknown;
+};
+
+function toolResults(records: JsonlRecord[]): ToolResultMessage[] {
+	return sessionMessages(records).filter((m) => m.role === "toolResult") as unknown as ToolResultMessage[];
+}
+
+const textOf = (m: ToolResultMessage) => m.content.map((c) => c.text ?? "").join("\n");
+
+function expectOk(result: RunPiResult): void {
+	expect(result.timedOut, result.stderr).toBe(false);
+	expect(result.exitCode, result.stderr).toBe(0);
+}
+
+/** A Pi run with this extension loaded on `runtime`. */
+function pi(runtime: Runtime, args: string[], env: Record<string, string> = {}) {
+	return runPiOn(runtime, { agentDir, cwd, args, script, extensions: [EXTENSION], env, timeoutMs: 90_000 });
+}
+
+/** Index generation files in the shared index directory. */
+const generations = () => readdirSync(indexDir).filter((f) => f.endsWith(".sqlite"));
+
+/** How many generations were ever created (the store logs each one). */
+function generationsCreated(): number {
+	const log = readFileSync(join(indexDir, "event-index.log"), "utf8");
+	return log.split("\n").filter((line) => line.includes('"store.generation_created"')).length;
+}
+
+/** Asserts a search → read → trace run found the seed written with `marker`; returns what the tools returned. */
+function expectSearchReadTrace(run: RunPiResult, seed: RunPiResult, runtime: Runtime) {
+	expectOk(run);
+	const seedId = seed.reports[0].sessionId;
+	expect(run.stdout).toContain(`finished ${seedId}`);
+	expect(run.stdout).toContain(`runtime=${runtime}`);
+	const results = toolResults(readJsonl(run.sessionFile as string));
+	expect(results.map((r) => r.toolName)).toEqual(["event_search", "event_read", "event_trace"]);
+	for (const r of results) expect(r.isError, textOf(r)).toBe(false);
+	const [search, read, trace] = results;
+	const found = search.details as EventSearchResult;
+	expect(found.hits).toHaveLength(1);
+	expect(found.hits[0]).toMatchObject({ sessionId: seedId, role: "user", cwd });
+	const event = (read.details as EventReadResult).event;
+	expect(event).toMatchObject({ sessionId: seedId, entryId: found.hits[0].entryId, role: "user" });
+	expect(textOf(read)).toContain(seed === seedA ? MARKER_A : MARKER_B);
+	const target = (trace.details as EventTrace).target;
+	expect(target).toMatchObject({ sessionId: seedId, entryId: found.hits[0].entryId });
+	return { found, run };
+}
+
+/** Every indexed row, to prove later runs re-index nothing. */
+async function snapshot() {
+	const opened = await openStore({ dir: indexDir, readonly: true });
+	if (!opened.ok) throw new Error(opened.error);
+	try {
+		const db = opened.store.db;
+		const report = verifyIndex(db, [{ path: join(agentDir, "sessions"), subfolders: true }]);
+		const dupes = db
+			.prepare("SELECT source_id, entry_id, count(*) AS n FROM events GROUP BY source_id, entry_id HAVING n > 1")
+			.all();
+		return {
+			generation: opened.store.generation,
+			differences: report.differences,
+			indexedSources: report.sources,
+			dupes,
+			sources: db
+				.prepare("SELECT id, path, dev, ino, size, mtime_ms, offset, line_count FROM sources ORDER BY id")
+				.all(),
+			events: db.prepare("SELECT rowid, source_id, seq, entry_id FROM events ORDER BY rowid").all(),
+		};
+	} finally {
+		opened.store.close();
+	}
+}
+
+beforeAll(async () => {
+	tmp = realpathSync(mkdtempSync(join(tmpdir(), "pei-bun-")));
+	agentDir = join(tmp, "agent");
+	cwd = join(tmp, "project");
+	indexDir = join(agentDir, "event-index");
+	mkdirSync(cwd, { recursive: true });
+	mkdirSync(join(tmp, "barrier"));
+	// search → read → trace on the first hit for $E2E_MARKER; with $BARRIER_* set, first waits until the other pi
+	// process reached the same point (proves the two ran at once). Reports the runtime Pi itself runs on.
+	script = writeScript(
+		tmp,
+		"bun-search-read-trace.mjs",
+		`import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+const marker = process.env.E2E_MARKER ?? "missing-marker";
+const runtime = typeof process.versions.bun === "string" ? "bun" : "node";
+let hit;
+let barrier = "none";
+async function meet() {
+	const dir = process.env.BARRIER_DIR;
+	if (!dir) return "none";
+	writeFileSync(join(dir, process.env.BARRIER_ME), "");
+	const other = join(dir, process.env.BARRIER_OTHER);
+	const deadline = Date.now() + 30000;
+	while (!existsSync(other) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+	return existsSync(other) ? "met" : "alone";
+}
+export const responses = [
+	async () => {
+		barrier = await meet();
+		return { toolCalls: [{ name: "event_search", arguments: { query: marker } }] };
+	},
+	(_context, h) => {
+		const m = /sessionId=(\\S+) entryId=(\\S+)/.exec(h.lastToolResultText());
+		if (!m) return "no hit in: " + h.lastToolResultText();
+		hit = { sessionId: m[1], entryId: m[2] };
+		return { toolCalls: [{ name: "event_read", arguments: hit }] };
+	},
+	() => ({ toolCalls: [{ name: "event_trace", arguments: hit }] }),
+	() => "finished " + hit.sessionId + " " + hit.entryId + " runtime=" + runtime + " barrier=" + barrier,
+];
+`,
+	);
+	// Earlier sessions written WITHOUT the extension, one by each runtime: only catch-up can know them.
+	[seedA, seedB] = await Promise.all([
+		runPiOn("node", { agentDir, cwd, args: [`remember the ${MARKER_A} rollout plan`] }),
+		runPiOn("bun", { agentDir, cwd, args: [`the ${MARKER_B} migration was slow`] }),
+	]);
+	expectOk(seedA);
+	expectOk(seedB);
+}, 120_000);
+
+afterAll(() => {
+	rmSync(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(CURRENT_RUNTIME !== "node")("the extension in Pi's CLI under Bun", () => {
+	it("a Bun Pi creates the index on bun:sqlite and the model's search → read → trace calls succeed", async () => {
+		const run = await pi("bun", ["what was the rollout plan"], { E2E_MARKER: MARKER_A });
+		const { found } = expectSearchReadTrace(run, seedA, "bun");
+		expect(found.coverage.partial).toBe(false);
+		expect(generations()).toHaveLength(1);
+		expect(generationsCreated()).toBe(1);
+	});
+
+	it("a Node Pi and a Bun Pi at once share one index: both answer, every line indexed once, no rebuild", async () => {
+		const barrier = join(tmp, "barrier");
+		const before = generations();
+		const [onNode, onBun] = await Promise.all([
+			pi("node", ["node asks"], { E2E_MARKER: MARKER_B, BARRIER_DIR: barrier, BARRIER_ME: "n", BARRIER_OTHER: "b" }),
+			pi("bun", ["bun asks"], { E2E_MARKER: MARKER_A, BARRIER_DIR: barrier, BARRIER_ME: "b", BARRIER_OTHER: "n" }),
+		]);
+		expectSearchReadTrace(onNode, seedB, "node");
+		expectSearchReadTrace(onBun, seedA, "bun");
+		expect(onNode.stdout).toContain("barrier=met");
+		expect(onBun.stdout).toContain("barrier=met");
+		// The same generation all along: neither runtime found the other's index unusable.
+		expect(generations()).toEqual(before);
+		expect(generationsCreated()).toBe(1);
+		const snap = await snapshot();
+		expect(snap.differences).toEqual([]);
+		expect(snap.dupes).toEqual([]);
+		expect(snap.indexedSources).toBe(listSessionFiles(agentDir).length);
+	});
+
+	it("later runs on either runtime re-index nothing the other one indexed (no ping-pong)", async () => {
+		const before = await snapshot();
+		const known = new Set((before.sources as Array<{ path: string }>).map((s) => s.path));
+		for (const runtime of ["node", "bun", "node"] as const) {
+			expectOk(await pi(runtime, [`${runtime} says hello`]));
+		}
+		const after = await snapshot();
+		expect(after.generation).toBe(before.generation);
+		expect(after.differences).toEqual([]);
+		// Every row of every earlier file is still the very same row (a re-index would delete and re-insert).
+		expect((after.sources as Array<{ path: string }>).filter((s) => known.has(s.path))).toEqual(before.sources);
+		const oldIds = new Set((before.sources as Array<{ id: number }>).map((s) => s.id));
+		expect(after.events.filter((e) => oldIds.has((e as { source_id: number }).source_id))).toEqual(before.events);
+		expect(after.sources.length).toBe(before.sources.length + 3);
+		expect(generationsCreated()).toBe(1);
+	});
+
+	it("the pi-event-index CLI under Bun answers exactly as under Node", async () => {
+		const cli = (bin: string, args: string[]) =>
+			runCommand(bin, [CLI, ...args, "--agent-dir", agentDir, "--workspace", cwd], {
+				env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
+			});
+		const search = ["search", MARKER_A, "--json"];
+		const [nodeSearch, bunSearch] = await Promise.all([cli(nodeBin(), search), cli(BUN_BIN, search)]);
+		expect(nodeSearch.exitCode, nodeSearch.stderr).toBe(0);
+		expect(bunSearch.exitCode, bunSearch.stderr).toBe(0);
+		const hits = JSON.parse(bunSearch.stdout) as EventSearchResult;
+		expect(hits.hits.map((h) => h.sessionId)).toContain(seedA.reports[0].sessionId);
+		expect(hits).toEqual(JSON.parse(nodeSearch.stdout));
+
+		const bunVerify = await cli(BUN_BIN, ["verify"]);
+		expect(bunVerify.exitCode, bunVerify.stdout + bunVerify.stderr).toBe(0);
+		const bunRebuild = await cli(BUN_BIN, ["reindex", "--full"]);
+		expect(bunRebuild.exitCode, bunRebuild.stderr).toBe(0);
+		expect(generationsCreated()).toBe(2);
+		const after = await snapshot();
+		expect(after.differences).toEqual([]);
+		expect(after.indexedSources).toBe(listSessionFiles(agentDir).length);
+		const nodeAfter = await cli(nodeBin(), search);
+		expect(JSON.parse(nodeAfter.stdout)).toEqual(hits);
+	});
+});
