@@ -100,11 +100,12 @@ function sqlNumber(n: number): string {
  * candidate query's ORDER BY. Built from the same tables as the JS functions above.
  */
 export function candidateOrderSql(bm25: string, kind: string, charCount: string): string {
-	const kinds = Object.entries(KIND_WEIGHTS)
-		.map(([k, w]) => `WHEN '${k}' THEN ${sqlNumber(w)}`)
-		.join(" ");
+	// One IN list per weight keeps the statement short.
+	const tiers = new Map<number, string[]>();
+	for (const [k, w] of Object.entries(KIND_WEIGHTS)) tiers.set(w, [...(tiers.get(w) ?? []), `'${k}'`]);
+	const kinds = [...tiers].map(([w, ks]) => `WHEN ${kind} IN (${ks.join(", ")}) THEN ${sqlNumber(w)}`).join(" ");
 	const lengths = LENGTH_STEPS.map((s) => `WHEN ${charCount} <= ${s.upTo} THEN ${sqlNumber(s.factor)}`).join(" ");
-	return `(${bm25}) * (CASE ${kind} ${kinds} ELSE ${sqlNumber(UNKNOWN_KIND_WEIGHT)} END) * (CASE ${lengths} ELSE ${sqlNumber(LONGEST_FACTOR)} END)`;
+	return `(${bm25}) * (CASE ${kinds} ELSE ${sqlNumber(UNKNOWN_KIND_WEIGHT)} END) * (CASE ${lengths} ELSE ${sqlNumber(LONGEST_FACTOR)} END)`;
 }
 
 /**
