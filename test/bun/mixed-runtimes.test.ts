@@ -1,0 +1,167 @@
+/**
+ * Node and Bun processes on ONE index at once (a Node Pi and a Bun Pi on the same agent dir): writers append while
+ * syncing and catching-up indexers of both runtimes run, and a Bun indexer SIGKILLed while it holds the catch-up
+ * lock is taken over by a Node one (and the other way round). Afterwards the index equals the files, every complete
+ * line exactly once, in the one generation both started with. Reuses the real child scripts of
+ * test/ingest/concurrency.test.ts, started through test/helpers/runtime.ts.
+ */
+import type { ChildProcess } from "node:child_process";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { verifyIndex } from "../../src/ingest/verify.js";
+import { lockHolderInfo } from "../../src/store/lock.js";
+import { openStore } from "../../src/store/open-store.js";
+import { REPO_ROOT } from "../helpers/pi-cli.js";
+import { CURRENT_RUNTIME, type Runtime, startScript } from "../helpers/runtime.js";
+import { lineFactory } from "../helpers/session-lines.js";
+import { tempDir } from "../helpers/temp-store.js";
+
+const CHILDREN = join(REPO_ROOT, "test", "ingest", "children");
+const STALE_MS = 2000;
+
+let root: string;
+let sessions: string;
+let indexDir: string;
+let stopFile: string;
+const children: ChildProcess[] = [];
+
+type Child = ChildProcess & { exited: Promise<number | null>; out: string[]; err: () => string };
+
+function child(runtime: Runtime, script: string, args: string[]): Child {
+	const p = startScript(runtime, join(CHILDREN, script), args) as Child;
+	p.out = [];
+	let err = "";
+	p.err = () => err;
+	p.stdout?.on("data", (d: Buffer) => p.out.push(...d.toString().split("\n").filter(Boolean)));
+	p.stderr?.on("data", (d: Buffer) => {
+		err += d.toString();
+	});
+	p.exited = new Promise((resolve) => p.on("exit", (code) => resolve(code)));
+	children.push(p);
+	return p;
+}
+
+const indexer = (runtime: Runtime, mode: "sync" | "catch-up", batch: number) =>
+	child(runtime, "indexer.ts", [indexDir, sessions, mode, stopFile, String(batch), String(STALE_MS)]);
+
+async function waitFor(cond: () => boolean, ms: number): Promise<void> {
+	const end = Date.now() + ms;
+	while (!cond()) {
+		if (Date.now() > end) throw new Error("timed out waiting");
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+/** Index vs files: `committedOnly` ignores bytes not indexed yet (a killed indexer). */
+async function check(committedOnly = false) {
+	const opened = await openStore({ dir: indexDir, lockStaleMs: STALE_MS });
+	if (!opened.ok) throw new Error(opened.error);
+	try {
+		const db = opened.store.db;
+		const report = verifyIndex(db, [{ path: sessions, subfolders: false }]);
+		const dupes = db
+			.prepare("SELECT source_id, entry_id, count(*) AS n FROM events GROUP BY source_id, entry_id HAVING n > 1")
+			.all();
+		const events = db.prepare<[], { c: number }>("SELECT count(*) AS c FROM events").get()?.c;
+		const differences = committedOnly
+			? report.differences.filter((d) => d.kind !== "behind" && d.kind !== "not-indexed")
+			: report.differences;
+		return { differences, dupes, events, generation: opened.store.generation };
+	} finally {
+		opened.store.close();
+	}
+}
+
+/** Complete lines on disk, minus each file's header. */
+function completeLines(): number {
+	let n = 0;
+	for (const f of readdirSync(sessions)) n += readFileSync(join(sessions, f), "utf8").split("\n").length - 2;
+	return n;
+}
+
+beforeEach(async () => {
+	root = await tempDir("pei-mixed-");
+	sessions = join(root, "sessions");
+	indexDir = join(root, "index");
+	stopFile = join(root, "stop");
+	mkdirSync(sessions);
+	mkdirSync(indexDir);
+});
+afterEach(() => {
+	for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+	rmSync(root, { recursive: true, force: true });
+});
+
+describe.skipIf(CURRENT_RUNTIME !== "node")("Node and Bun processes on one index", () => {
+	it("writers and syncing / catching-up indexers of both runtimes at once: every line exactly once", async () => {
+		// Create the store first, so the generation seen at the end must be the one everybody started on.
+		const first = await check();
+		const writers = [
+			child("node", "writer.ts", [sessions, "wn", "3", "100", "1"]),
+			child("bun", "writer.ts", [sessions, "wb", "3", "100", "2"]),
+		];
+		const indexers = [
+			indexer("node", "sync", 4096),
+			indexer("bun", "sync", 65536),
+			indexer("node", "catch-up", 8192),
+			indexer("bun", "catch-up", 16384),
+		];
+		expect(await Promise.all(writers.map((w) => w.exited))).toEqual([0, 0]);
+		// Let every indexer see the final bytes (two more passes each), then stop them.
+		const passes = indexers.map((i) => i.out.filter((l) => l === "tick").length);
+		await waitFor(() => indexers.every((i, k) => i.out.filter((l) => l === "tick").length >= passes[k] + 2), 30_000);
+		writeFileSync(stopFile, "");
+		const codes = await Promise.all(indexers.map((i) => i.exited));
+		expect(codes, indexers.map((i) => i.err()).join("\n")).toEqual([0, 0, 0, 0]);
+		for (const i of indexers) expect(i.err()).toBe("");
+		const after = await check();
+		expect(after.differences).toEqual([]);
+		expect(after.dupes).toEqual([]);
+		expect(after.events).toBe(completeLines());
+		expect(after.events).toBe(6 * 100);
+		expect(after.generation).toBe(first.generation);
+	}, 90_000);
+
+	it("an indexer SIGKILLed holding the catch-up lock is taken over by the other runtime", async () => {
+		const corpus = Array.from({ length: 8 }, (_, i) => {
+			const f = lineFactory({ prefix: `m${i}` });
+			const path = join(sessions, `m-${i}.jsonl`);
+			writeFileSync(path, f.header());
+			return { f, path, i };
+		});
+		const addBacklog = (pass: number) => {
+			for (const c of corpus) {
+				let body = "";
+				for (let n = 0; n < 150; n++) body += c.f.user(`mixed ${c.i} pass ${pass} line ${n} ${"text ".repeat(40)}`);
+				appendFileSync(c.path, body);
+			}
+		};
+		let killedWhileLocked = 0;
+		const order: Runtime[] = ["bun", "node", "bun", "node"];
+		for (const [pass, runtime] of order.entries()) {
+			addBacklog(pass);
+			const victim = indexer(runtime, "catch-up", 8192);
+			await waitFor(() => victim.out.includes("progress") || victim.exitCode !== null, 30_000);
+			if ((await lockHolderInfo(indexDir, "catch-up")).locked) killedWhileLocked++;
+			victim.kill("SIGKILL");
+			await victim.exited;
+			expect((await check(true)).differences).toEqual([]);
+		}
+		expect(killedWhileLocked).toBeGreaterThan(1);
+		// A Bun indexer takes the last (Node) holder's stale lock over and completes a whole pass.
+		const rescuer = indexer("bun", "catch-up", 65536);
+		const passedAfterProgress = () => {
+			const p = rescuer.out.indexOf("progress");
+			return p >= 0 && rescuer.out.indexOf("tick", p) > p;
+		};
+		await waitFor(passedAfterProgress, 8 * STALE_MS);
+		writeFileSync(stopFile, "");
+		expect(await rescuer.exited, rescuer.err()).toBe(0);
+		const after = await check();
+		expect(after.differences).toEqual([]);
+		expect(after.dupes).toEqual([]);
+		expect(after.events).toBe(completeLines());
+		expect(after.events).toBe(8 * 150 * order.length);
+	}, 120_000);
+});
