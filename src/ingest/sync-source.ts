@@ -15,7 +15,7 @@ import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
-import type { ProjectedEvent, TreeNode } from "../project/types.js";
+import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import type { SqliteDb } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
@@ -284,7 +284,6 @@ export class SourceSyncer {
 
 		const states = this.treeStates(row, projected);
 		result.fragmentsAdded = this.rows.insert(row.id, projected, (seq) => states.get(seq) ?? UNKNOWN_STATES);
-		if (states.recompute) states.recompute();
 		result.entriesAdded = projected.length;
 		result.skipped = receipts.length;
 		if (projected.length > 0 || receipts.length > 0 || row.offset !== state.byteOffset) {
@@ -339,32 +338,25 @@ export class SourceSyncer {
 	}
 
 	/**
-	 * Tree states for the new events. An append that only extends the current leaf gets its states in O(new);
-	 * anything else (a branch, a compaction, a first batch) recomputes the whole source after the insert.
+	 * Tree states for the new events, computed before they are inserted. An append that only extends the current
+	 * leaf gets them in O(new); a file's first batch from the new nodes alone; anything else (a branch, a compaction,
+	 * a branch summary) from the whole source's skeleton, updating only the older rows whose states changed.
 	 */
-	private treeStates(row: SourceCheckpoint, projected: ProjectedEvent[]): StatePlan {
+	private treeStates(row: SourceCheckpoint, projected: ProjectedEvent[]): Map<number, TreeStates> {
 		const nodes: TreeNode[] = projected.map(toNode);
-		if (nodes.length === 0) return Object.assign(new Map(), { recompute: undefined });
-		const fast =
-			row.entryCount > 0 &&
-			extendsLeaf(row.leafEntryId, nodes, {
-				prevLeafStates: row.leafSeq === null ? undefined : this.rows.statesOf(row.id, row.leafSeq),
-				idInUse: (id) => this.rows.idInUse(row.id, id),
-			});
-		if (!fast) {
-			const plan: StatePlan = Object.assign(new Map(), {
-				recompute: () => {
-					const stored = this.rows.loadSkeleton(row.id);
-					this.rows.applyStates(row.id, stored, computeTreeStates(stored));
-				},
-			});
-			return plan;
-		}
-		return Object.assign(leafExtensionStates(nodes), { recompute: undefined });
+		if (nodes.length === 0) return new Map();
+		if (row.entryCount === 0) return computeTreeStates(nodes);
+		const fast = extendsLeaf(row.leafEntryId, nodes, {
+			prevLeafStates: row.leafSeq === null ? undefined : this.rows.statesOf(row.id, row.leafSeq),
+			idInUse: (id) => this.rows.idInUse(row.id, id),
+		});
+		if (fast) return leafExtensionStates(nodes);
+		const stored = this.rows.loadSkeleton(row.id);
+		const states = computeTreeStates([...stored, ...nodes]);
+		this.rows.applyStates(row.id, stored, states);
+		return states;
 	}
 }
-
-type StatePlan = Map<number, import("../project/types.js").TreeStates> & { recompute: (() => void) | undefined };
 
 const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;
 
