@@ -51,7 +51,7 @@ export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): Cli
 		const from =
 			globals.agentDir !== undefined ? "--agent-dir" : env[ENV_AGENT_DIR] ? `$${ENV_AGENT_DIR}` : "the default";
 		throw new CliError(
-			`Pi agent dir ${agentDir} (from ${from}) does not exist; pass --agent-dir DIR or set ${ENV_AGENT_DIR}`,
+			`Pi agent dir ${agentDir} (from ${from}) does not exist or is not a directory; pass --agent-dir DIR or set ${ENV_AGENT_DIR}`,
 		);
 	}
 	const extraRoots = globals.roots.map((r) => resolve(facts.cwd, r));

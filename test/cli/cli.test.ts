@@ -185,7 +185,7 @@ describe("errors: one clear line, no stack, the documented exit code", () => {
 			cli(["status", "--agent-dir", missing], { env }),
 			cli(["search", "x"], { env: { ...env, PI_CODING_AGENT_DIR: missing } }),
 		]);
-		expectCleanError(flag, 1, /Pi agent dir .*no-such-agent \(from --agent-dir\) does not exist/);
+		expectCleanError(flag, 1, /Pi agent dir .*no-such-agent \(from --agent-dir\) does not exist or is not a directory/);
 		expectCleanError(fromEnv, 1, /\(from \$PI_CODING_AGENT_DIR\) does not exist/);
 	});
 

@@ -2,7 +2,7 @@
  * reindex --full, verify with planted differences, the catch-up lock held by another process (as a running Pi
  * holds it), and the progress bar on a real pseudo-terminal. Real child processes, real SQLite files.
  */
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,16 +124,27 @@ describe("the catch-up lock held by another process", () => {
 			expect(result.hits.length).toBeGreaterThan(0);
 			expect(result.coverage.note).toContain("catch-up running");
 
+			const waitsForLock = (child: ChildProcess) =>
+				new Promise<void>((resolve, reject) => {
+					let err = "";
+					child.stderr?.on("data", (d) => {
+						err += d;
+						if (err.includes(`waiting for pid ${process.pid}`)) resolve();
+					});
+					child.on("close", () => reject(new Error(`reindex ended before waiting: ${err}`)));
+				});
+			// Ctrl-C while waiting: exit 130, one line, nothing half-done.
+			const interrupted = startCli(["reindex", ...g], { env });
+			const stopped = finished(interrupted);
+			await waitsForLock(interrupted);
+			interrupted.kill("SIGINT");
+			const s = await stopped;
+			expect(s.code).toBe(130);
+			expect(s.stderr).toMatch(/\npi-event-index: interrupted; the index keeps everything committed so far\n$/);
+
 			const waiting = startCli(["reindex", ...g], { env });
 			const done = finished(waiting);
-			await new Promise<void>((resolve, reject) => {
-				let err = "";
-				waiting.stderr?.on("data", (d) => {
-					err += d;
-					if (err.includes(`waiting for pid ${process.pid}`)) resolve();
-				});
-				waiting.on("close", () => reject(new Error(`reindex ended before waiting: ${err}`)));
-			});
+			await waitsForLock(waiting);
 			await lock?.release();
 			const r = await done;
 			expect(r.code, r.stderr).toBe(0);
