@@ -1,30 +1,66 @@
 /**
  * Search snippets: a bounded excerpt of a fragment centred on the first place a query term matches. Matching here
  * mirrors the index loosely (case and diacritics folded) — it only chooses where to centre, never what matches.
+ * Tool outputs run to tens of thousands of characters, so ASCII text (most of it) is folded in one call and only
+ * non-ASCII code points are folded one by one.
  */
+import { codePointLength, sliceCodePoints } from "../text/code-points.js";
 
-/** Folds one code point the way the tokenizer does (lower case, diacritics removed). */
-function fold(cp: string): string {
-	return cp.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Folds text the way the tokenizer does (lower case, diacritics removed). */
+function fold(s: string): string {
+	return s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
-/** Code-point position of the earliest occurrence of any needle in `cps` (folded), or -1. */
-export function firstMatchPosition(cps: readonly string[], needles: readonly string[]): number {
+/** A piece of folded text: where it starts in the folded string and at which original code point. */
+interface Piece {
+	at: number;
+	cp: number;
+	ascii: boolean;
+}
+
+/**
+ * The folded text and the pieces it was built from (null when nothing but ASCII: indices then coincide). ASCII runs
+ * fold in bulk and keep their length; other code points are folded one at a time.
+ */
+function foldWithPieces(text: string): { folded: string; pieces: Piece[] | null } {
+	if (!NON_ASCII.test(text)) return { folded: text.toLowerCase(), pieces: null };
 	let folded = "";
-	// folded-string UTF-16 index → code-point index of the original
-	const starts: number[] = [];
-	for (let i = 0; i < cps.length; i++) {
-		const f = fold(cps[i]);
-		for (let k = 0; k < f.length; k++) starts.push(i);
-		folded += f;
+	const pieces: Piece[] = [];
+	let cp = 0;
+	for (const [piece] of text.matchAll(/[\x00-\x7f]+|[^\x00-\x7f]/gu)) {
+		const ascii = piece.charCodeAt(0) < 0x80;
+		pieces.push({ at: folded.length, cp, ascii });
+		folded += ascii ? piece.toLowerCase() : fold(piece);
+		cp += ascii ? piece.length : 1;
 	}
+	return { folded, pieces };
+}
+
+/** Original code-point index of folded index `at` (the last piece starting at or before it). */
+function originOf(pieces: Piece[], at: number): number {
+	let lo = 0;
+	let hi = pieces.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if (pieces[mid].at <= at) lo = mid;
+		else hi = mid - 1;
+	}
+	const p = pieces[lo];
+	return p.ascii ? p.cp + (at - p.at) : p.cp;
+}
+
+/** Code-point position of the earliest occurrence of any needle in `text` (folded), or -1. */
+export function firstMatchPosition(text: string, needles: readonly string[]): number {
+	const { folded, pieces } = foldWithPieces(text);
 	let best = -1;
 	for (const needle of needles) {
-		const n = needle.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+		const n = fold(needle).trim();
 		if (n === "") continue;
 		const at = folded.indexOf(n);
 		if (at >= 0) {
-			const cp = starts[at] ?? 0;
+			const cp = pieces ? originOf(pieces, at) : at;
 			if (best < 0 || cp < best) best = cp;
 		}
 	}
@@ -36,17 +72,17 @@ export function firstMatchPosition(cps: readonly string[], needles: readonly str
  * marking cut ends. Without a match the snippet is the head of the text.
  */
 export function makeSnippet(text: string, needles: readonly string[], maxChars: number): string {
-	const cps = Array.from(text);
 	const cap = Math.max(1, Math.floor(maxChars));
-	if (cps.length <= cap) return collapse(text);
-	const at = Math.max(0, firstMatchPosition(cps, needles));
+	const total = codePointLength(text);
+	if (total <= cap) return collapse(text);
+	const at = Math.max(0, firstMatchPosition(text, needles));
 	const inner = cap - 2; // room for both ellipses
 	let start = Math.max(0, at - Math.floor(inner / 2));
-	start = Math.min(start, cps.length - inner);
+	start = Math.min(start, total - inner);
 	const end = start + inner;
 	const head = start > 0 ? "…" : "";
-	const tail = end < cps.length ? "…" : "";
-	return collapse(head + cps.slice(start, end).join("") + tail);
+	const tail = end < total ? "…" : "";
+	return collapse(head + sliceCodePoints(text, start, end) + tail);
 }
 
 function collapse(s: string): string {
