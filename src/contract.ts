@@ -95,6 +95,11 @@ export interface EventSearchResult {
 	/** Hits beyond the service-owned limit were left out. */
 	truncated: boolean;
 	limit: number;
+	/**
+	 * Set when the query matched more fragments than one search ranks: only this many, the most recently indexed,
+	 * were ranked. Adding terms or filters narrows the match and lifts the cap.
+	 */
+	rankedMatchCap?: number;
 	coverage: Coverage;
 }
 

@@ -86,7 +86,9 @@ export function formatSearch(query: string, r: EventSearchResult): string {
 		out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
 		out.push(`   ${oneLine(h.snippet, 200)}`);
 	});
-	if (r.truncated) out.push("", `more than ${r.limit} hits: narrow the query or add filters`);
+	if (r.rankedMatchCap)
+		out.push("", `very broad query: only the ${r.rankedMatchCap} most recently indexed matches were ranked`);
+	else if (r.truncated) out.push("", `more than ${r.limit} hits: narrow the query or add filters`);
 	const top = r.hits[0];
 	if (top)
 		out.push(

@@ -30,6 +30,9 @@ import { makeSnippet } from "./snippet.js";
 /** Matched fragments considered per query before coalescing; bounds work whatever the corpus size. */
 export const SEARCH_CANDIDATE_LIMIT = 500;
 
+/** Matching fragments one search ranks at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
+export const MAX_RANKED_MATCHES = 20_000;
+
 /** Candidate order: bm25 weighted by fragment kind and length (rank.ts), so short statements are not crowded out. */
 const CANDIDATE_ORDER = candidateOrderSql("bm25(fragments_fts)", "f.kind", "f.char_count");
 
@@ -203,6 +206,20 @@ export function searchEvents(
 		}
 	}
 
+	// Bounded work: a query matching a huge share of the corpus (a very common word) ranks only the newest
+	// MAX_RANKED_MATCHES matches. The probe walks the FTS doclist alone, newest first, without any join.
+	let rankedMatchCap: number | undefined;
+	const probe = get<{ rowid: number }>(
+		db,
+		"SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+		[compiled.match, MAX_RANKED_MATCHES],
+	);
+	if (probe) {
+		where.push("fragments_fts.rowid > ?");
+		params.push(probe.rowid);
+		rankedMatchCap = MAX_RANKED_MATCHES;
+	}
+
 	let rows: CandidateRow[];
 	try {
 		rows = all<CandidateRow>(
@@ -274,10 +291,12 @@ export function searchEvents(
 		if (best.isError) hit.isError = true;
 		return hit;
 	});
-	return {
+	const result: EventSearchResult = {
 		hits,
-		truncated: ordered.length > limit || rows.length >= SEARCH_CANDIDATE_LIMIT,
+		truncated: ordered.length > limit || rows.length >= SEARCH_CANDIDATE_LIMIT || rankedMatchCap !== undefined,
 		limit,
 		coverage: coverageOf(db, options),
 	};
+	if (rankedMatchCap !== undefined) result.rankedMatchCap = rankedMatchCap;
+	return result;
 }

@@ -87,9 +87,11 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 	if (n === 0) {
 		lines.push(`No events match ${quote(query)}.`);
 	} else {
-		const more = result.truncated
-			? ` (more matched; showing the best ${result.limit} — narrow the query or filters)`
-			: "";
+		const more = result.rankedMatchCap
+			? ` (very broad: only the ${result.rankedMatchCap} most recently indexed matches were ranked — add terms or filters)`
+			: result.truncated
+				? ` (more matched; showing the best ${result.limit} — narrow the query or filters)`
+				: "";
 		lines.push(`${n} event${n === 1 ? "" : "s"} match ${quote(query)}${more}:`);
 		result.hits.forEach((hit, i) => {
 			lines.push(hitLine(hit, i, ctx));

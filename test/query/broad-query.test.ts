@@ -1,0 +1,46 @@
+/** Bounded work for very broad queries: a word matching more than MAX_RANKED_MATCHES fragments ranks only the newest. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
+import { MAX_RANKED_MATCHES, searchEvents } from "../../src/query/search.js";
+import { lineFactory } from "../helpers/session-lines.js";
+import { type TempStore, tempStore } from "../helpers/temp-store.js";
+
+let store: TempStore;
+const caller = {
+	cwd: "/home/dev/project",
+	authorization: { extraRoots: [], allRoots: false },
+	budgets: DEFAULT_BUDGETS,
+};
+
+beforeAll(async () => {
+	store = await tempStore();
+	const dir = join(store.dir, "sessions");
+	mkdirSync(dir);
+	const f = lineFactory();
+	const lines = [f.header()];
+	for (let i = 0; i <= MAX_RANKED_MATCHES; i++)
+		lines.push(f.user(`ubiquitous word number ${i}${i === 7 ? " rarity" : ""}`));
+	writeFileSync(join(dir, "broad.jsonl"), lines.join(""));
+	await new SourceSyncer(store.db).sync(join(dir, "broad.jsonl"));
+}, 60_000);
+afterAll(() => store.cleanup());
+
+describe("broad queries", () => {
+	it("rank only the most recently indexed matches and say so", () => {
+		const r = searchEvents(store.db, { query: "ubiquitous" }, caller);
+		expect(r.rankedMatchCap).toBe(MAX_RANKED_MATCHES);
+		expect(r.truncated).toBe(true);
+		expect(r.hits).toHaveLength(DEFAULT_BUDGETS.searchLimit);
+		// The oldest match (entry 0) is outside the ranked window.
+		expect(r.hits.map((h) => h.snippet)).not.toContain("ubiquitous word number 0");
+	});
+
+	it("a narrower query is ranked in full", () => {
+		const r = searchEvents(store.db, { query: "ubiquitous rarity" }, caller);
+		expect(r.rankedMatchCap).toBeUndefined();
+		expect(r.hits.map((h) => h.snippet)).toEqual(["ubiquitous word number 7 rarity"]);
+	});
+});
