@@ -92,8 +92,10 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		caller: (extra = {}) => ({
 			cwd: opts.cwd,
 			sessionFile,
+			// Extra discovery roots say where session files live, not whose sessions may be read: authorization
+			// goes by each session's recorded cwd and only the configuration widens it.
 			authorization: {
-				extraRoots: [...config.authorization.extraRoots, ...(opts.extraRoots ?? [])],
+				extraRoots: config.authorization.extraRoots,
 				allRoots: config.authorization.allRoots,
 			},
 			budgets: config.budgets,
