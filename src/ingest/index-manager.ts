@@ -150,12 +150,31 @@ export class IndexManager {
 			this.worker = worker;
 			// The worker must not keep Pi (or a CLI) alive on its own.
 			worker.unref();
+			let ready = false;
+			let inThread = false;
 			worker.on("message", (m: WorkerMessage) => {
-				if (m.type === "progress") this.emit(m.progress);
+				if (m.type === "ready") ready = true;
+				else if (m.type === "progress") this.emit(m.progress);
 				else if (m.type === "outcome") settle(m.outcome);
 			});
-			worker.on("error", (err) => settle({ kind: "failed", error: err.message }));
-			worker.on("exit", () => settle({ kind: "failed", error: "the catch-up worker exited early" }));
+			worker.on("error", (err) => {
+				if (ready || settled) {
+					settle({ kind: "failed", error: err.message });
+					return;
+				}
+				// The worker could not even load its modules. Pi's compiled (Bun) binary resolves packages in a
+				// worker without reading package.json, so e.g. proper-lockfile's require("graceful-fs") fails
+				// there, while this thread loads them through Pi's loader: run the job here, in slices.
+				inThread = true;
+				this.worker = undefined;
+				runCatchUpJob(this.job(), { shouldStop: () => this.stopRequested, onProgress: (p) => this.emit(p) }).then(
+					settle,
+					(e: unknown) => settle({ kind: "failed", error: e instanceof Error ? e.message : String(e) }),
+				);
+			});
+			worker.on("exit", () => {
+				if (!inThread) settle({ kind: "failed", error: "the catch-up worker exited early" });
+			});
 		});
 	}
 

@@ -8,11 +8,20 @@
  * proper-lockfile's default `onCompromised` throws inside a timer and kills the process; ours only marks the
  * handle compromised and logs.
  */
+import * as nodeFs from "node:fs";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
+
+/**
+ * The fs proper-lockfile uses: a plain object of our own. By default it takes graceful-fs and caches the mtime
+ * precision on it with a non-configurable property; inside Pi's compiled (Bun) binary, whose loader hands modules
+ * out behind a Proxy, reading that property back throws a Proxy invariant TypeError from a callback and kills Pi
+ * at the second lock of the process.
+ */
+const LOCK_FS = { ...nodeFs };
 
 /** Default staleness threshold (proper-lockfile's minimum is 2000 ms). */
 export const DEFAULT_STALE_MS = 10_000;
@@ -100,6 +109,7 @@ async function acquire(
 	let unlock: () => Promise<void>;
 	try {
 		unlock = await lockfile.lock(target, {
+			fs: LOCK_FS,
 			stale,
 			update: stale / 2,
 			realpath: false,
