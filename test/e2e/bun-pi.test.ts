@@ -19,7 +19,6 @@ import {
 	type RunPiResult,
 	readJsonl,
 	sessionMessages,
-	writeScript,
 } from "../helpers/pi-cli.js";
 import { BUN_BIN, CURRENT_RUNTIME, nodeBin, type Runtime, runCommand, runPiOn } from "../helpers/runtime.js";
 
@@ -32,7 +31,7 @@ let tmp: string;
 let agentDir: string;
 let cwd: string;
 let indexDir: string;
-let script: string;
+const script = join(REPO_ROOT, "test", "bun", "scripts", "search-read-trace.mjs");
 let seedA: RunPiResult;
 let seedB: RunPiResult;
 
@@ -121,42 +120,6 @@ beforeAll(async () => {
 	indexDir = join(agentDir, "event-index");
 	mkdirSync(cwd, { recursive: true });
 	mkdirSync(join(tmp, "barrier"));
-	// search → read → trace on the first hit for $E2E_MARKER; with $BARRIER_* set, first waits until the other pi
-	// process reached the same point (proves the two ran at once). Reports the runtime Pi itself runs on.
-	script = writeScript(
-		tmp,
-		"bun-search-read-trace.mjs",
-		`import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-const marker = process.env.E2E_MARKER ?? "missing-marker";
-const runtime = typeof process.versions.bun === "string" ? "bun" : "node";
-let hit;
-let barrier = "none";
-async function meet() {
-	const dir = process.env.BARRIER_DIR;
-	if (!dir) return "none";
-	writeFileSync(join(dir, process.env.BARRIER_ME), "");
-	const other = join(dir, process.env.BARRIER_OTHER);
-	const deadline = Date.now() + 30000;
-	while (!existsSync(other) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-	return existsSync(other) ? "met" : "alone";
-}
-export const responses = [
-	async () => {
-		barrier = await meet();
-		return { toolCalls: [{ name: "event_search", arguments: { query: marker } }] };
-	},
-	(_context, h) => {
-		const m = /sessionId=(\\S+) entryId=(\\S+)/.exec(h.lastToolResultText());
-		if (!m) return "no hit in: " + h.lastToolResultText();
-		hit = { sessionId: m[1], entryId: m[2] };
-		return { toolCalls: [{ name: "event_read", arguments: hit }] };
-	},
-	() => ({ toolCalls: [{ name: "event_trace", arguments: hit }] }),
-	() => "finished " + hit.sessionId + " " + hit.entryId + " runtime=" + runtime + " barrier=" + barrier,
-];
-`,
-	);
 	// Earlier sessions written WITHOUT the extension, one by each runtime: only catch-up can know them.
 	[seedA, seedB] = await Promise.all([
 		runPiOn("node", { agentDir, cwd, args: [`remember the ${MARKER_A} rollout plan`] }),

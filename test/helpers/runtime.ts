@@ -97,14 +97,23 @@ let runCounter = 0;
  * <args>`, hermetic (temp agent dir, PI_OFFLINE=1, own TMPDIR, stdin ignored, own process group).
  */
 export function runPiOn(runtime: Runtime, options: RunPiOptions): Promise<RunPiResult> {
+	return runPiCommand(runtime, [runtimeBin(runtime), PI_CLI], options);
+}
+
+/**
+ * `runPi` with any pi command line, e.g. `[compiledBinary]` or `[bun, cli.js]`; `label` names its private TMPDIR
+ * (jiti's transpile cache differs per runtime and loader).
+ */
+export function runPiCommand(label: string, command: string[], options: RunPiOptions): Promise<RunPiResult> {
 	const { agentDir, cwd } = options;
 	mkdirSync(agentDir, { recursive: true });
 	mkdirSync(cwd, { recursive: true });
-	const tmp = options.tmpDir ?? join(HARNESS_CACHE_DIR, `tmp-${runtime}`);
+	const tmp = options.tmpDir ?? join(HARNESS_CACHE_DIR, `tmp-${label}`);
 	mkdirSync(tmp, { recursive: true });
-	const reportFile = join(tmp, `report-${runtime}-${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
+	const reportFile = join(tmp, `report-${label}-${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
 	const extensions = [FAUX_PROVIDER_EXTENSION, ...(options.extensions ?? [])].flatMap((path) => ["-e", path]);
-	const args = [PI_CLI, "-p", "--no-extensions", ...extensions, "--provider", "faux", "--model", "faux-1"];
+	const [executable, ...prefix] = command;
+	const args = [...prefix, "-p", "--no-extensions", ...extensions, "--provider", "faux", "--model", "faux-1"];
 	const env = piEnv(agentDir, tmp, {
 		PI_HARNESS_REPORT: reportFile,
 		...(options.script ? { PI_FAUX_SCRIPT: options.script } : {}),
@@ -113,7 +122,7 @@ export function runPiOn(runtime: Runtime, options: RunPiOptions): Promise<RunPiR
 	const timeoutMs = options.timeoutMs ?? 30_000;
 	const started = Date.now();
 	return new Promise((resolvePromise, reject) => {
-		const child = spawn(runtimeBin(runtime), [...args, ...options.args], {
+		const child = spawn(executable, [...args, ...options.args], {
 			cwd,
 			env,
 			stdio: ["ignore", "pipe", "pipe"],
