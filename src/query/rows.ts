@@ -152,7 +152,7 @@ export function findVisibleSourceForSession(
 export function eventById(db: QueryDb, sourceId: number, entryId: string): EventLite | undefined {
 	return get<EventLite>(
 		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.entry_id = ? ORDER BY e.seq LIMIT 1`,
+		`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_entry WHERE e.source_id = ? AND e.entry_id = ? ORDER BY e.seq LIMIT 1`,
 		[sourceId, entryId],
 	);
 }
@@ -161,7 +161,7 @@ export function eventById(db: QueryDb, sourceId: number, entryId: string): Event
 export function childrenOf(db: QueryDb, sourceId: number, entryId: string, limit: number): EventLite[] {
 	return all<EventLite>(
 		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.parent_id = ? ORDER BY e.seq LIMIT ?`,
+		`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_parent WHERE e.source_id = ? AND e.parent_id = ? ORDER BY e.seq LIMIT ?`,
 		[sourceId, entryId, limit],
 	);
 }
@@ -170,7 +170,9 @@ export function childrenOf(db: QueryDb, sourceId: number, entryId: string, limit
 export function linkedTo(db: QueryDb, sourceId: number, entryId: string, limit: number): EventLite[] {
 	return all<EventLite>(
 		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.link_id = ? ORDER BY e.seq LIMIT ?`,
+		// INDEXED BY: without ANALYZE statistics the planner would scan the whole source by primary key.
+		`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_link WHERE e.source_id = ? AND e.link_id = ?
+			ORDER BY e.seq LIMIT ?`,
 		[sourceId, entryId, limit],
 	);
 }
@@ -208,7 +210,8 @@ export function currentLabel(db: QueryDb, sourceId: number, entryId: string): st
 		`SELECT e.seq AS seq, e.attributes AS attributes,
 			(SELECT f.text FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq ORDER BY f.ord LIMIT 1)
 				AS text
-		FROM events e WHERE e.source_id = ? AND e.link_id = ? AND e.entry_type = 'label' ORDER BY e.seq DESC LIMIT 1`,
+		FROM events e INDEXED BY events_link WHERE e.source_id = ? AND e.link_id = ? AND e.entry_type = 'label'
+		ORDER BY e.seq DESC LIMIT 1`,
 		[sourceId, entryId],
 	);
 	if (row === undefined) return undefined;

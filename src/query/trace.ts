@@ -65,8 +65,8 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 	for (const { toolCallId } of calls) {
 		const result = get<EventLite>(
 			db,
-			`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.tool_call_id = ? AND e.seq > ?
-				AND e.role = 'toolResult' ORDER BY e.seq LIMIT 1`,
+			`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_tool_call
+				WHERE e.source_id = ? AND e.tool_call_id = ? AND e.seq > ? AND e.role = 'toolResult' ORDER BY e.seq LIMIT 1`,
 			[e.sourceId, toolCallId, e.seq],
 		);
 		if (result) out.push({ kind: "tool-result", inferred: false, source, event: result });
@@ -75,7 +75,7 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 		const call = get<EventLite>(
 			db,
 			`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq = (
-				SELECT max(f.event_seq) FROM fragments f
+				SELECT max(f.event_seq) FROM fragments f INDEXED BY fragments_tool_call
 				WHERE f.tool_call_id = ? AND f.source_id = ? AND f.event_seq < ? AND f.kind = 'tool_call')`,
 			[e.sourceId, e.toolCallId, e.sourceId, e.seq],
 		);

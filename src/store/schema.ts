@@ -3,6 +3,7 @@
  * The FTS5 table `fragments_fts` lives in a custom migration: drizzle-kit cannot see virtual tables.
  * See docs/data-model.md for what each column holds.
  */
+import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Key/value facts about the store itself (index format version, creator). */
@@ -101,9 +102,10 @@ export const events = sqliteTable(
 		primaryKey({ columns: [t.sourceId, t.seq] }),
 		index("events_entry").on(t.sourceId, t.entryId),
 		index("events_parent").on(t.sourceId, t.parentId),
-		index("events_link").on(t.sourceId, t.linkId),
-		index("events_tool_call").on(t.sourceId, t.toolCallId),
-		index("events_time").on(t.timestamp),
+		// Partial: most entries have no link or call id. Search filters by time only after FTS has chosen rows, so
+		// no timestamp index is kept.
+		index("events_link").on(t.sourceId, t.linkId).where(sql.raw("link_id IS NOT NULL")),
+		index("events_tool_call").on(t.sourceId, t.toolCallId).where(sql.raw("tool_call_id IS NOT NULL")),
 	],
 );
 
@@ -131,7 +133,7 @@ export const fragments = sqliteTable(
 			"cascade",
 		),
 		uniqueIndex("fragments_event_ord").on(t.sourceId, t.eventSeq, t.ord),
-		index("fragments_tool_call").on(t.toolCallId),
+		index("fragments_tool_call").on(t.sourceId, t.toolCallId).where(sql.raw("tool_call_id IS NOT NULL")),
 	],
 );
 
