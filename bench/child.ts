@@ -90,7 +90,7 @@ const tasks: Record<string, (a: Args) => Promise<unknown>> = {
 		const ms = now() - t0;
 		const stalls = stall.stop();
 		const peakRss = rss.stop();
-		const coverage = idx.coverage();
+		const coverage = await idx.coverage();
 		const fragmentTextBytes = idx.fragmentTextBytes();
 		await idx.close();
 		return { ms, stalls, peakRss, coverage, fragmentTextBytes, indexBytes: dirBytes(indexDir) };

@@ -25,6 +25,7 @@ import type { BenchContext, Figure, FigureRow } from "./figures/types.js";
 import { warmStart } from "./figures/warm-start.js";
 import { loadProjectApi } from "./lib/project-api.js";
 import { consoleTable, describeMachine, keptAnalysis, renderDoc } from "./lib/report.js";
+import { rankingFigureRows, runRankingEval } from "./ranking/eval.js";
 
 /** In run order: cold build first (it builds the indexes the others reuse). */
 export const FIGURES: Figure[] = [coldBuild, warmStart, append, search, contention];
@@ -89,6 +90,16 @@ async function main(argv: string[]): Promise<number> {
 			failed = true;
 			const msg = (err instanceof Error ? err.message : String(err)).split("\n").slice(0, 4).join(" ");
 			rows.push({ figure: fig.name, measured: "error", baseline: "—", ratio: "—", goal: "—", met: null, note: msg });
+		}
+	}
+	if (!only || only.includes("ranking")) {
+		log("figure ranking");
+		try {
+			rows.push(...rankingFigureRows(await runRankingEval()));
+		} catch (err) {
+			failed = true;
+			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+			rows.push({ figure: "9 Ranking", measured: "error", baseline: "—", ratio: "—", goal: "—", met: null, note: msg });
 		}
 	}
 	const sqlite = (new Database(":memory:").prepare("select sqlite_version() as v").get() as { v: string }).v;

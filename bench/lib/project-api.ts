@@ -18,7 +18,7 @@ export interface BenchIndex {
 	syncFile(path: string): Promise<void>;
 	/** Run one search as a caller authorized for every workspace; returns the number of hits. */
 	search(req: EventSearchRequest): number;
-	coverage(): Coverage;
+	coverage(): Promise<Coverage>;
 	/** Fragment text bytes (UTF-8) stored in the index. */
 	fragmentTextBytes(): number;
 	close(): Promise<void>;
@@ -41,7 +41,7 @@ const QUERY_INDEX = "../../src/query/index.js";
 interface ManagerLike {
 	startCatchUp(): Promise<{ kind: string; error?: string; reason?: string }>;
 	syncFile(path: string): Promise<{ status: string; error?: string }>;
-	coverage(): Coverage;
+	coverage(): Promise<Coverage>;
 	close(): Promise<void>;
 	store: { db: { prepare(sql: string): { get(...p: unknown[]): unknown; all(...p: unknown[]): unknown[] } } };
 }
