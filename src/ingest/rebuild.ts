@@ -6,7 +6,7 @@
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
-import { CATCH_UP_LOCK, type CatchUpJob, catchUpOptions, type JobHooks } from "./catch-up-job.js";
+import { CATCH_UP_LOCK, type CatchUpJob, catchUpOptions, type JobHooks, tuneForBulkWrites } from "./catch-up-job.js";
 import { initFingerprints } from "./fingerprint.js";
 
 /** Held for the whole rebuild; coverage reports "rebuilding" while it exists. */
@@ -34,6 +34,7 @@ export async function rebuildStore(
 	let created: Awaited<ReturnType<typeof createGeneration>> | undefined;
 	try {
 		created = await createGeneration(job.indexDir);
+		tuneForBulkWrites(created.db);
 		const result = await catchUp(created.db, catchUpOptions(job, hooks, [rebuildLock, catchUpLock]));
 		created.db.close();
 		if (result.stopped) {
