@@ -107,7 +107,7 @@ export async function buildRankingCorpus(): Promise<RankingCorpus> {
 			sessionFiles.push(await writeEvalSession(spec, root, agentDir, targets));
 		await initFingerprints();
 		const db = await openDatabase(join(root, "index.sqlite"));
-		db.migrate(join(REPO_ROOT, "migrations"));
+		await db.migrate(join(REPO_ROOT, "migrations"));
 		const syncer = new SourceSyncer(db);
 		for (const file of sessionFiles) {
 			const r = await syncer.sync(file);

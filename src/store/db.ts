@@ -38,8 +38,8 @@ export interface SqliteDb {
 	readonly path: string;
 	/** Opened read-only (no writes possible through this connection). */
 	readonly readonly: boolean;
-	/** Drizzle instance over the same connection. */
-	readonly drizzle: StoreDrizzle;
+	/** Drizzle over the same connection, loaded on first use (importing drizzle costs ~100 ms; opening must not). */
+	orm(): Promise<StoreDrizzle>;
 	/** Prepare one statement (cache the result for hot paths). */
 	prepare<Params extends unknown[] = unknown[], Row = unknown>(sql: string): SqliteStatement<Params, Row>;
 	/** Run one or more statements without parameters. */
@@ -49,7 +49,7 @@ export interface SqliteDb {
 	/** Run a pragma and return its single value, e.g. `pragma("journal_mode")`. */
 	pragma(source: string): unknown;
 	/** Apply pending drizzle migrations from `folder` (callers hold the cross-process store lock). */
-	migrate(folder: string): void;
+	migrate(folder: string): Promise<void>;
 	/** True until `close()`. */
 	readonly isOpen: boolean;
 	/** Close the connection (idempotent). */

@@ -5,19 +5,13 @@
 import { pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
 import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteStatement, StoreDrizzle } from "./db.js";
-import * as schema from "./schema.js";
 
-/** Load better-sqlite3 and drizzle's driver and migrator; returns the opener. */
+/** Load better-sqlite3 (drizzle's driver and migrator load on first use); returns the opener. */
 export async function loadBetterSqlite3(): Promise<OpenDriver> {
 	// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
 	// Our own paths are absolute, so URI parsing changes nothing else.
 	process.env.SQLITE_USE_URI ??= "1";
-	const [sqlite, orm, migrator] = await Promise.all([
-		import("better-sqlite3"),
-		import("drizzle-orm/better-sqlite3"),
-		import("drizzle-orm/better-sqlite3/migrator"),
-	]);
-	const Database = sqlite.default;
+	const Database = (await import("better-sqlite3")).default;
 	return (request: DriverOpenRequest): SqliteDb => {
 		const name = request.immutable ? `${pathToFileURL(request.path).href}?immutable=1` : request.path;
 		const raw = new Database(name, { readonly: request.readonly, fileMustExist: request.fileMustExist });
@@ -27,22 +21,23 @@ export async function loadBetterSqlite3(): Promise<OpenDriver> {
 			raw.close();
 			throw err;
 		}
-		return wrap(raw, orm.drizzle, migrator.migrate, request);
+		return wrap(raw, request);
 	};
 }
 
-function wrap(
-	raw: BetterSqlite3.Database,
-	drizzle: typeof import("drizzle-orm/better-sqlite3").drizzle,
-	migrate: typeof import("drizzle-orm/better-sqlite3/migrator").migrate,
-	request: DriverOpenRequest,
-): SqliteDb {
-	const orm = drizzle(raw, { schema });
+function wrap(raw: BetterSqlite3.Database, request: DriverOpenRequest): SqliteDb {
+	let orm: Promise<StoreDrizzle> | undefined;
+	const loadOrm = () => {
+		orm ??= Promise.all([import("drizzle-orm/better-sqlite3"), import("./schema.js")]).then(
+			([d, schema]) => d.drizzle(raw, { schema }) as unknown as StoreDrizzle,
+		);
+		return orm;
+	};
 	return {
 		driver: "better-sqlite3",
 		path: request.path,
 		readonly: request.readonly,
-		drizzle: orm as unknown as StoreDrizzle,
+		orm: loadOrm,
 		prepare<Params extends unknown[], Row>(sql: string) {
 			return raw.prepare(sql) as unknown as SqliteStatement<Params, Row>;
 		},
@@ -55,8 +50,9 @@ function wrap(
 		pragma(source) {
 			return raw.pragma(source, { simple: true });
 		},
-		migrate(folder) {
-			migrate(orm, { migrationsFolder: folder });
+		async migrate(folder) {
+			const [db, { migrate }] = await Promise.all([loadOrm(), import("drizzle-orm/better-sqlite3/migrator")]);
+			migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder: folder });
 		},
 		get isOpen() {
 			return raw.open;

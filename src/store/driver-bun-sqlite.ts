@@ -12,7 +12,6 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement, StoreDrizzle } from "./db.js";
-import * as schema from "./schema.js";
 
 /** The part of a bun:sqlite statement we use. */
 interface BunStatement {
@@ -40,14 +39,10 @@ interface BunSqliteModule {
 	constants: { SQLITE_OPEN_READONLY: number; SQLITE_OPEN_URI: number };
 }
 
-/** Load bun:sqlite and drizzle's bun-sqlite driver and migrator; returns the opener. */
+/** Load bun:sqlite (drizzle's bun-sqlite driver and migrator load on first use); returns the opener. */
 export async function loadBunSqlite(): Promise<OpenDriver> {
 	// A plain require keeps `bun:sqlite` away from loaders (vitest, Pi's jiti) that do not know the scheme.
 	const bun = createRequire(import.meta.url)("bun:sqlite") as BunSqliteModule;
-	const [orm, migrator] = await Promise.all([
-		import("drizzle-orm/bun-sqlite"),
-		import("drizzle-orm/bun-sqlite/migrator"),
-	]);
 	return (request: DriverOpenRequest): SqliteDb => {
 		const raw = request.immutable
 			? new bun.Database(
@@ -67,17 +62,11 @@ export async function loadBunSqlite(): Promise<OpenDriver> {
 			raw.close();
 			throw err;
 		}
-		return wrap(raw, strict, orm.drizzle, migrator.migrate, request);
+		return wrap(raw, strict, request);
 	};
 }
 
-function wrap(
-	raw: BunDatabase,
-	strict: boolean,
-	drizzle: typeof import("drizzle-orm/bun-sqlite").drizzle,
-	migrate: typeof import("drizzle-orm/bun-sqlite/migrator").migrate,
-	request: DriverOpenRequest,
-): SqliteDb {
+function wrap(raw: BunDatabase, strict: boolean, request: DriverOpenRequest): SqliteDb {
 	const statements = new StatementTracker();
 	// drizzle prepares its own statements on the client: hand it a view of the connection that tracks them too.
 	const client = new Proxy(raw, {
@@ -87,14 +76,20 @@ function wrap(
 			return typeof value === "function" ? value.bind(target) : value;
 		},
 	});
-	// biome-ignore lint/suspicious/noExplicitAny: the client type comes from Bun's own definitions, absent here
-	const orm = drizzle(client as any, { schema });
+	let orm: Promise<StoreDrizzle> | undefined;
+	const loadOrm = () => {
+		orm ??= Promise.all([import("drizzle-orm/bun-sqlite"), import("./schema.js")]).then(
+			// biome-ignore lint/suspicious/noExplicitAny: the client type comes from Bun's own definitions, absent here
+			([d, schema]) => d.drizzle(client as any, { schema }) as unknown as StoreDrizzle,
+		);
+		return orm;
+	};
 	let open = true;
 	return {
 		driver: "bun:sqlite",
 		path: request.path,
 		readonly: request.readonly,
-		drizzle: orm as unknown as StoreDrizzle,
+		orm: loadOrm,
 		prepare<Params extends unknown[], Row>(sql: string) {
 			return wrapStatement(statements.add(raw.prepare(sql)), strict) as unknown as SqliteStatement<Params, Row>;
 		},
@@ -107,8 +102,9 @@ function wrap(
 		pragma(source) {
 			return pragmaValue(raw, source);
 		},
-		migrate(folder) {
-			migrate(orm, { migrationsFolder: folder });
+		async migrate(folder) {
+			const [db, { migrate }] = await Promise.all([loadOrm(), import("drizzle-orm/bun-sqlite/migrator")]);
+			migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder: folder });
 		},
 		get isOpen() {
 			return open;

@@ -98,7 +98,7 @@ export async function createGeneration(dir: string, options: GenerationOptions =
 	const path = join(dir, file);
 	const db = await openDatabase(path);
 	try {
-		db.migrate(MIGRATIONS_DIR);
+		await db.migrate(MIGRATIONS_DIR);
 		const put = db.prepare<[string, string]>("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
 		db.transaction(() => {
 			put.run("format", String(INDEX_FORMAT));

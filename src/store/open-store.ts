@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isCorruptionError, openDatabase, type SqliteDb, type StoreDrizzle, sqliteErrorCode } from "./db.js";
+import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode } from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
 import {
 	createGeneration,
@@ -31,7 +31,6 @@ export type FreshReason =
 /** An open store. */
 export interface Store {
 	db: SqliteDb;
-	drizzle: StoreDrizzle;
 	/** Store directory. */
 	dir: string;
 	/** Generation file name inside `dir`. */
@@ -206,12 +205,12 @@ async function prepare(
 		const migrated = await withExclusiveLock(
 			dir,
 			STORE_LOCK,
-			() => {
+			async () => {
 				// drizzle's migrate reads its journal before a deferred BEGIN and races across processes: re-check.
 				const again = migrationState(db);
 				if (again.status !== "pending") return again.status;
 				try {
-					db.migrate(MIGRATIONS_DIR);
+					await db.migrate(MIGRATIONS_DIR);
 				} catch (err) {
 					if (isCorruptionError(err)) throw err;
 					logger.log("error", "store.migration_failed", { file: db.path, ...errorFields(err) });
@@ -386,7 +385,6 @@ function makeStore(
 	let current = true;
 	const store: Store = {
 		db,
-		drizzle: db.drizzle,
 		dir,
 		file,
 		path: join(dir, file),

@@ -196,14 +196,15 @@ describe(`the SQLite driver on ${onBun ? "Bun" : "Node"}`, () => {
 
 	it("migrates with drizzle's migrator, queries through drizzle, and searches FTS5 like the store does", async () => {
 		const db = await open();
-		db.migrate(MIGRATIONS_DIR);
+		await db.migrate(MIGRATIONS_DIR);
 		const applied = db.prepare<[], { c: number }>("SELECT count(*) AS c FROM __drizzle_migrations").get()?.c;
 		expect(applied).toBeGreaterThanOrEqual(2);
-		db.migrate(MIGRATIONS_DIR);
+		await db.migrate(MIGRATIONS_DIR);
 		expect(db.prepare<[], { c: number }>("SELECT count(*) AS c FROM __drizzle_migrations").get()?.c).toBe(applied);
 
-		db.drizzle.insert(meta).values({ key: "probe", value: "drizzle" }).run();
-		expect(db.drizzle.select().from(meta).all()).toContainEqual({ key: "probe", value: "drizzle" });
+		const orm = await db.orm();
+		orm.insert(meta).values({ key: "probe", value: "drizzle" }).run();
+		expect(orm.select().from(meta).all()).toContainEqual({ key: "probe", value: "drizzle" });
 
 		const add = db.prepare<[number, string]>("INSERT INTO fragments_fts (rowid, body) VALUES (?, ?)");
 		add.run(1, "the café deployment checklist");
@@ -221,12 +222,12 @@ describe(`the SQLite driver on ${onBun ? "Bun" : "Node"}`, () => {
 
 	it("close is idempotent and really ends the connection: its statements stop working, the WAL is merged", async () => {
 		const db = await open("c.sqlite");
-		db.migrate(MIGRATIONS_DIR);
+		await db.migrate(MIGRATIONS_DIR);
 		db.exec("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)");
 		const stmt = db.prepare("SELECT v FROM t");
 		expect(stmt.get()).toEqual({ v: 1 });
 		// Statements drizzle (and its migrator) prepared must not keep the connection alive either.
-		expect(db.drizzle.select().from(meta).all()).toEqual([]);
+		expect((await db.orm()).select().from(meta).all()).toEqual([]);
 		db.close();
 		db.close();
 		expect(db.isOpen).toBe(false);

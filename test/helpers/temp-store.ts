@@ -21,7 +21,7 @@ export async function tempStore(dir?: string): Promise<TempStore> {
 	await initFingerprints();
 	const d = dir ?? (await tempDir());
 	const db = await openDatabase(join(d, "index.sqlite"));
-	db.migrate(MIGRATIONS_DIR);
+	await db.migrate(MIGRATIONS_DIR);
 	return {
 		dir: d,
 		db,

@@ -29,7 +29,7 @@ export async function openHarness(): Promise<Harness> {
 	const corpus = await buildCorpus();
 	await initFingerprints();
 	const db = await openDatabase(join(corpus.root, "index.db"));
-	db.migrate(join(REPO, "migrations"));
+	await db.migrate(join(REPO, "migrations"));
 	const syncer = new SourceSyncer(db);
 	for (const file of [
 		corpus.main.file,
