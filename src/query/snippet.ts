@@ -6,7 +6,7 @@
  */
 import { codePointLength, sliceCodePoints } from "../text/code-points.js";
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /\P{ASCII}/u;
 
 /** Folds text the way the tokenizer does (lower case, diacritics removed). */
 function fold(s: string): string {
@@ -29,7 +29,7 @@ function foldWithPieces(text: string): { folded: string; pieces: Piece[] | null 
 	let folded = "";
 	const pieces: Piece[] = [];
 	let cp = 0;
-	for (const [piece] of text.matchAll(/[\x00-\x7f]+|[^\x00-\x7f]/gu)) {
+	for (const [piece] of text.matchAll(/\p{ASCII}+|\P{ASCII}/gu)) {
 		const ascii = piece.charCodeAt(0) < 0x80;
 		pieces.push({ at: folded.length, cp, ascii });
 		folded += ascii ? piece.toLowerCase() : fold(piece);

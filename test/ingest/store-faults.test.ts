@@ -1,5 +1,5 @@
 /** How the lifecycle manager behaves on a faulty store: a clear outcome, never a crash of the caller. */
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IndexManager } from "../../src/ingest/index-manager.js";
