@@ -1,13 +1,22 @@
-/** Worker-thread side of background catch-up: runs one job and reports progress to the parent. */
+/** Worker-thread side of background catch-up and rebuilds: runs one job and reports progress to the parent. */
 import { parentPort, workerData } from "node:worker_threads";
 import { type CatchUpJob, runCatchUpJob } from "./catch-up-job.js";
+import { rebuildStore } from "./rebuild.js";
+
+/** What the parent asks the worker to do. */
+export interface WorkerJob extends CatchUpJob {
+	mode: "catch-up" | "rebuild";
+}
 
 /** Messages the worker sends to its parent. */
 export type WorkerMessage =
 	/** Every module of the worker loaded (sent first). */
 	| { type: "ready" }
 	| { type: "progress"; progress: import("./catch-up.js").CatchUpProgress }
-	| { type: "outcome"; outcome: import("./catch-up-job.js").CatchUpOutcome };
+	| {
+			type: "outcome";
+			outcome: import("./catch-up-job.js").CatchUpOutcome | import("./rebuild.js").RebuildOutcome;
+	  };
 
 // Reached only once every import resolved: a parent that sees an error before this can run the job itself.
 parentPort?.postMessage({ type: "ready" } satisfies WorkerMessage);
@@ -17,9 +26,12 @@ parentPort?.on("message", (m: { type: string }) => {
 	if (m.type === "stop") stopping = true;
 });
 
-const outcome = await runCatchUpJob(workerData as CatchUpJob, {
+const job = workerData as WorkerJob;
+const hooks = {
 	shouldStop: () => stopping,
-	onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
-});
+	onProgress: (progress: import("./catch-up.js").CatchUpProgress) =>
+		parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
+};
+const outcome = job.mode === "rebuild" ? await rebuildStore(job, hooks) : await runCatchUpJob(job, hooks);
 parentPort?.postMessage({ type: "outcome", outcome } satisfies WorkerMessage);
 parentPort?.close();

@@ -10,10 +10,10 @@ import { openStore, type Store } from "../store/open-store.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import { KNOWN_SOURCES_KEY } from "./catch-up.js";
 import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
-import type { WorkerMessage } from "./catch-up-worker.js";
+import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
-import { REBUILD_LOCK } from "./rebuild.js";
+import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult } from "./sync-source.js";
 
 export interface IndexManagerOptions {
@@ -40,7 +40,8 @@ export class IndexManager {
 	private current: Store;
 	private syncer: SourceSyncer;
 	private running: Promise<CatchUpOutcome> | undefined;
-	private worker: Worker | undefined;
+	/** Live worker threads (a rebuild may run beside a catch-up). */
+	private readonly workers = new Set<Worker>();
 	private stopRequested = false;
 	private lastProgress: CatchUpProgress | undefined;
 	private readonly listeners = new Set<(p: CatchUpProgress) => void>();
@@ -94,7 +95,6 @@ export class IndexManager {
 		if (this.closed) return Promise.resolve({ kind: "skipped", reason: "locked" });
 		this.running ??= this.runCatchUp().finally(() => {
 			this.running = undefined;
-			this.worker = undefined;
 		});
 		return this.running;
 	}
@@ -127,53 +127,72 @@ export class IndexManager {
 		for (const l of this.listeners) l(p);
 	}
 
-	private async runCatchUp(): Promise<CatchUpOutcome> {
+	private runCatchUp(): Promise<CatchUpOutcome> {
 		this.stopRequested = false;
-		if (this.options.useWorker === false) {
-			return runCatchUpJob(this.job(), { shouldStop: () => this.stopRequested, onProgress: (p) => this.emit(p) });
-		}
-		return new Promise<CatchUpOutcome>((resolvePromise) => {
+		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
+		return this.runJob({ ...this.job(), mode: "catch-up" }, () => runCatchUpJob(this.job(), hooks));
+	}
+
+	/**
+	 * Rebuilds the whole index into a new generation off this thread (readers keep the current one until the swap),
+	 * then follows it. `extraFiles` adds files found since open (e.g. a session file that now exists).
+	 */
+	async startRebuild(extraFiles: string[] = []): Promise<RebuildOutcome> {
+		if (this.closed) return { kind: "skipped", reason: "locked" };
+		this.stopRequested = false;
+		const job = { ...this.job(), extraFiles: [...new Set([...this.job().extraFiles, ...extraFiles])] };
+		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
+		const outcome = await this.runJob<RebuildOutcome>({ ...job, mode: "rebuild" }, () =>
+			rebuildStore(job, { ...hooks, lockStaleMs: job.lockStaleMs }),
+		);
+		await this.refresh();
+		return outcome;
+	}
+
+	/** Runs a job in a worker thread, or with `inThread` when workers are off or the worker cannot load. */
+	private runJob<T extends CatchUpOutcome | RebuildOutcome>(job: WorkerJob, inThread: () => Promise<T>): Promise<T> {
+		if (this.options.useWorker === false) return inThread();
+		return new Promise<T>((resolvePromise) => {
 			let settled = false;
-			const settle = (o: CatchUpOutcome) => {
+			const settle = (o: T) => {
 				if (!settled) {
 					settled = true;
 					resolvePromise(o);
 				}
 			};
+			const failed = (error: string) => settle({ kind: "failed", error } as T);
 			let worker: Worker;
 			try {
-				worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), { workerData: this.job() });
+				worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), { workerData: job });
 			} catch (err) {
-				settle({ kind: "failed", error: `could not start the catch-up worker: ${(err as Error).message}` });
+				failed(`could not start the index worker: ${(err as Error).message}`);
 				return;
 			}
-			this.worker = worker;
+			this.workers.add(worker);
 			// The worker must not keep Pi (or a CLI) alive on its own.
 			worker.unref();
 			let ready = false;
-			let inThread = false;
+			let fellBack = false;
 			worker.on("message", (m: WorkerMessage) => {
 				if (m.type === "ready") ready = true;
 				else if (m.type === "progress") this.emit(m.progress);
-				else if (m.type === "outcome") settle(m.outcome);
+				else if (m.type === "outcome") settle(m.outcome as T);
 			});
 			worker.on("error", (err) => {
 				if (ready || settled) {
-					settle({ kind: "failed", error: err.message });
+					failed(err.message);
 					return;
 				}
 				// The worker could not even load its modules. Pi's compiled (Bun) binary resolves packages in a
 				// worker without reading package.json, so e.g. proper-lockfile's require("graceful-fs") fails
 				// there, while this thread loads them through Pi's loader: run the job here, in slices.
-				inThread = true;
-				this.worker = undefined;
-				runCatchUpJob(this.job(), { shouldStop: () => this.stopRequested, onProgress: (p) => this.emit(p) }).then(
-					settle,
-					(e: unknown) => settle({ kind: "failed", error: e instanceof Error ? e.message : String(e) }),
-				);
+				fellBack = true;
+				this.workers.delete(worker);
+				inThread().then(settle, (e: unknown) => failed(e instanceof Error ? e.message : String(e)));
 			});
 			worker.on("exit", () => {
-				if (!inThread) settle({ kind: "failed", error: "the catch-up worker exited early" });
+				this.workers.delete(worker);
+				if (!fellBack) failed("the index worker exited early");
 			});
 		});
 	}
@@ -235,12 +254,11 @@ export class IndexManager {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.stopRequested = true;
-		this.worker?.postMessage({ type: "stop" });
+		for (const w of this.workers) w.postMessage({ type: "stop" });
 		const running = this.running;
-		if (running) {
-			const finished = await this.waitForCatchUp(5_000);
-			if (!finished) await this.worker?.terminate();
-		}
+		if (running) await this.waitForCatchUp(5_000);
+		// A worker that did not finish its open batch in time is ended; its transaction rolls back.
+		await Promise.all([...this.workers].map((w) => w.terminate()));
 		this.closed = true;
 		this.current.close();
 	}

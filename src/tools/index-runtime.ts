@@ -8,10 +8,10 @@ import { resolve } from "node:path";
 import type { Coverage } from "../contract.js";
 import type { CatchUpProgress } from "../ingest/catch-up.js";
 import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
-import { type RebuildOutcome, rebuildStore } from "../ingest/rebuild.js";
+import type { RebuildOutcome } from "../ingest/rebuild.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
 import { createLogger, errorFields, type StoreLogger } from "../store/log.js";
-import { discoveryFor, openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
+import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import { PublicError, shortReason } from "./errors.js";
 
 /** How the runtime is opened. */
@@ -145,22 +145,10 @@ export class IndexRuntime {
 	/** Rebuilds the whole index into a new generation (under the rebuild lock), then follows it. */
 	async rebuild(): Promise<RebuildOutcome> {
 		const index = await this.ready();
-		const { roots, extraFiles, workspaceDirs } = discoveryFor(
-			{ cwd: this.options.cwd, agentDir: index.agentDir, env: this.options.env, sessionFile: this.sessionFile },
-			index.config,
-		);
-		const outcome = await rebuildStore(
-			{
-				indexDir: index.config.indexDir,
-				roots,
-				extraFiles: [...new Set([...extraFiles, ...index.extraFiles])],
-				workspaceDirs,
-			},
-			{ shouldStop: () => this.closed, onProgress: (p) => this.options.onProgress?.(p) },
-		);
+		// Runs in the index worker thread, like catch-up: a rebuild of a large corpus must not stall Pi.
+		const outcome = await index.manager.startRebuild(this.sessionFile ? [this.sessionFile] : []);
 		this.options.onProgress?.(undefined);
 		this.log(outcome.kind === "failed" ? "warn" : "info", "rebuild", { outcome: outcome.kind });
-		if (!this.closed) await index.manager.refresh();
 		return outcome;
 	}
 

@@ -88,4 +88,18 @@ describe("IndexManager", () => {
 		expect(m.store.generation).not.toBe(before);
 		expect(eventCount(m)).toBe(count);
 	});
+
+	it("startRebuild runs the rebuild in the worker thread and follows the new generation", async () => {
+		const m = await manager();
+		await m.startCatchUp();
+		const before = m.store.generation;
+		const count = eventCount(m);
+		const seen: number[] = [];
+		m.onProgress((p) => seen.push(p.done));
+		const outcome = await m.startRebuild();
+		expect(outcome.kind).toBe("done");
+		expect(m.store.generation).not.toBe(before);
+		expect(eventCount(m)).toBe(count);
+		expect(seen.length).toBeGreaterThan(0);
+	});
 });
