@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { readPointer, STORE_LOCK, writePointer } from "../../src/store/generations.js";
 import { LOG_FILE } from "../../src/store/log.js";
@@ -218,6 +218,22 @@ describe("openStore across processes", () => {
 	// Tests run as root, where chmod does not stop writes: run the opener as an unprivileged user instead.
 	const isRoot = process.getuid?.() === 0;
 	const ids = isRoot ? { uid: 65534, gid: 65534 } : {};
+	// That user must reach the project's files: a checkout under a mode-700 folder (e.g. a CI clone in a mktemp
+	// dir) would stop it at the first ancestor. Grant traverse (o+x) where missing while these tests run.
+	const granted: Array<{ dir: string; mode: number }> = [];
+	beforeAll(() => {
+		if (!isRoot) return;
+		for (let d = resolve(import.meta.dirname, "../.."); d !== dirname(d); d = dirname(d)) {
+			const mode = statSync(d).mode & 0o7777;
+			if ((mode & 0o001) === 0) {
+				chmodSync(d, mode | 0o001);
+				granted.push({ dir: d, mode });
+			}
+		}
+	});
+	afterAll(() => {
+		for (const g of granted.splice(0)) chmodSync(g.dir, g.mode);
+	});
 
 	it("opens an existing store read-only when the index directory is not writable", async () => {
 		const parent = newDir();
