@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import type { Coverage } from "../contract.js";
 import { lockHolderInfo } from "../store/lock.js";
 import { openStore, type Store } from "../store/open-store.js";
+import { sourceCounts } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import { KNOWN_SOURCES_KEY } from "./catch-up.js";
 import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
@@ -213,19 +214,11 @@ export class IndexManager {
 	/** Coverage of the index as every process sees it (counts from the store, lock states from the index dir). */
 	async coverage(): Promise<Coverage> {
 		const db = (await this.refresh()).db;
-		const counts = db
-			.prepare(
-				`SELECT count(*) AS total,
-					sum(CASE WHEN synced_at IS NOT NULL AND last_error IS NULL THEN 1 ELSE 0 END) AS indexed,
-					sum(CASE WHEN last_error IS NOT NULL THEN 1 ELSE 0 END) AS failed
-				FROM sources`,
-			)
-			.get() as { total: number; indexed: number | null; failed: number | null };
+		const counts = sourceCounts(db);
 		const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
 			| { value: string }
 			| undefined;
-		const indexed = counts.indexed ?? 0;
-		const failed = counts.failed ?? 0;
+		const { indexed, failed } = counts;
 		const known = Math.max(counts.total, Number(knownRow?.value ?? 0));
 		const pending = Math.max(0, known - indexed - failed);
 		const rebuilding = (await lockHolderInfo(this.options.indexDir, REBUILD_LOCK)).locked;

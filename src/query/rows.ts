@@ -12,6 +12,7 @@ import type {
 	SemanticKind,
 	TraceNode,
 } from "../contract.js";
+import { sourceCounts } from "../store/source-counts.js";
 import { previewText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
@@ -85,25 +86,19 @@ export const FORK_CANDIDATE_CAP = 20;
 
 /** Default coverage: counts over the sources table (the lifecycle manager normally supplies a richer one). */
 export function defaultCoverage(db: QueryDb): Coverage {
-	const row = get<{ known: number; indexed: number; failed: number }>(
-		db,
-		`SELECT count(*) AS known,
-			coalesce(sum(CASE WHEN last_error IS NULL AND "offset" >= size THEN 1 ELSE 0 END), 0) AS indexed,
-			coalesce(sum(CASE WHEN last_error IS NOT NULL THEN 1 ELSE 0 END), 0) AS failed
-		FROM sources`,
-	) ?? { known: 0, indexed: 0, failed: 0 };
-	const pending = Math.max(0, row.known - row.indexed - row.failed);
-	const partial = pending > 0 || row.failed > 0;
+	const { total: known, indexed, failed } = sourceCounts(db);
+	const pending = Math.max(0, known - indexed - failed);
+	const partial = pending > 0 || failed > 0;
 	return {
-		known: row.known,
-		indexed: row.indexed,
+		known,
+		indexed,
 		pending,
-		failed: row.failed,
+		failed,
 		rebuilding: false,
 		partial,
 		note: partial
-			? `partial: ${row.indexed} of ${row.known} sessions indexed${row.failed > 0 ? `, ${row.failed} failed` : ""}`
-			: `complete: ${row.indexed} sessions indexed`,
+			? `partial: ${indexed} of ${known} sessions indexed${failed > 0 ? `, ${failed} failed` : ""}`
+			: `complete: ${indexed} sessions indexed`,
 	};
 }
 

@@ -66,6 +66,9 @@ export const sources = sqliteTable(
 		index("sources_session").on(t.sessionId),
 		index("sources_cwd").on(t.cwd),
 		index("sources_parent").on(t.parentSessionPath),
+		// Coverage counts (every tool result carries one) read these tiny partial indexes instead of every source.
+		index("sources_unsynced").on(t.id).where(sql.raw("synced_at IS NULL")),
+		index("sources_failed").on(t.id).where(sql.raw("last_error IS NOT NULL")),
 	],
 );
 

@@ -93,14 +93,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0002_lean_indexes), as if an older version had created the store.
-		first.db.exec(
-			`DROP INDEX events_link; DROP INDEX events_tool_call; DROP INDEX fragments_tool_call;
-			CREATE INDEX events_time ON events (timestamp);
-			CREATE INDEX events_link ON events (source_id, link_id);
-			CREATE INDEX events_tool_call ON events (source_id, tool_call_id);
-			CREATE INDEX fragments_tool_call ON fragments (tool_call_id);`,
-		);
+		// Undo the last migration (0003_coverage_counts), as if an older version had created the store.
+		first.db.exec("DROP INDEX sources_unsynced; DROP INDEX sources_failed;");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -111,10 +105,10 @@ describe("openStore", () => {
 		expect(journal(second)).toHaveLength(knownMigrations().length);
 		expect(logEvents(dir, "store.migrated")).toBe(1);
 		const indexes = second.db
-			.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ('events_time', 'events_link')")
-			.all() as Array<{ name: string; sql: string }>;
-		expect(indexes.map((i) => i.name)).toEqual(["events_link"]);
-		expect(indexes[0].sql).toContain("WHERE link_id IS NOT NULL");
+			.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sources_%' ORDER BY name")
+			.all() as Array<{ name: string }>;
+		expect(indexes.map((i) => i.name)).toContain("sources_unsynced");
+		expect(indexes.map((i) => i.name)).toContain("sources_failed");
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {
