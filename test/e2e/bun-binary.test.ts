@@ -19,9 +19,10 @@ import {
 	REPO_ROOT,
 	type RunPiResult,
 	readJsonl,
+	runPi,
 	sessionMessages,
 } from "../helpers/pi-cli.js";
-import { CURRENT_RUNTIME, runPiCommand, runPiOn } from "../helpers/runtime.js";
+import { CURRENT_RUNTIME, runPiOn } from "../helpers/runtime.js";
 
 const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
 const SCRIPT = join(REPO_ROOT, "test", "bun", "scripts", "search-read-trace.mjs");
@@ -47,7 +48,9 @@ function expectOk(result: RunPiResult): void {
 
 /** The compiled binary with this extension (and the faux provider) loaded. */
 function binaryPi(args: string[], env: Record<string, string> = {}, script: string | undefined = SCRIPT) {
-	return runPiCommand("pi-binary", [binary], {
+	return runPi({
+		command: [binary],
+		label: "pi-binary",
 		agentDir,
 		cwd,
 		args,
@@ -98,7 +101,7 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("the extension in a compiled Pi bina
 	let seedBinary: RunPiResult;
 
 	it("is Pi in binary mode, and the model's search → read → trace calls succeed after catch-up", async () => {
-		const version = await runPiCommand("pi-binary", [binary], { agentDir, cwd, args: ["--version"] });
+		const version = await runPi({ command: [binary], label: "pi-binary", agentDir, cwd, args: ["--version"] });
 		expect(version.stdout + version.stderr).toContain("0.73");
 		const run = await binaryPi(["what were the release notes"], { E2E_MARKER: MARKER_NODE });
 		const found = expectFound(run, seedNode);

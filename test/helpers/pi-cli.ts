@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HarnessReport } from "../fixtures/faux-provider.js";
+import { type ChildOutput, collectOutput } from "./children.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root. */
@@ -33,20 +34,18 @@ export interface RunPiOptions {
 	extensions?: string[];
 	/** Extra environment (inherited PI_* variables are dropped first, so runs are hermetic). */
 	env?: Record<string, string>;
-	/** TMPDIR for the child (jiti's cache lives there); default: node_modules/.cache/pi-harness/tmp. */
+	/** TMPDIR for the child (jiti's cache lives there); default: node_modules/.cache/pi-harness/tmp[-<label>]. */
 	tmpDir?: string;
 	/** Kill the process group after this long (default 30 s). */
 	timeoutMs?: number;
+	/** Pi's command line before the fixed arguments, e.g. `[compiledBinary]` or `[bun, cli.js]`; default Node + cli.js. */
+	command?: string[];
+	/** Names the default TMPDIR (`tmp-<label>`: jiti's transpile cache differs per runtime and loader). */
+	label?: string;
 }
 
 /** What one pi run did. */
-export interface RunPiResult {
-	stdout: string;
-	stderr: string;
-	/** Exit code, or null when killed by a signal. */
-	exitCode: number | null;
-	signal: NodeJS.Signals | null;
-	timedOut: boolean;
+export interface RunPiResult extends ChildOutput {
 	durationMs: number;
 	/** One report per `session_start` in the run (from the faux provider extension), paths as Pi gave them. */
 	reports: HarnessReport[];
@@ -60,11 +59,6 @@ let runCounter = 0;
 
 /** Harness scratch space inside the repository (ignored by git), reused across runs so jiti's cache stays warm. */
 export const HARNESS_CACHE_DIR = join(REPO_ROOT, "node_modules", ".cache", "pi-harness");
-
-/** The default TMPDIR of pi children: private to this repository, never the system's shared temp dir. */
-function defaultTmpDir(): string {
-	return join(HARNESS_CACHE_DIR, "tmp");
-}
 
 /** Environment for a child pi: the parent's minus every PI_* variable, plus the harness's own. */
 export function piEnv(agentDir: string, tmp: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -84,17 +78,22 @@ export function piEnv(agentDir: string, tmp: string, extra: Record<string, strin
 	};
 }
 
-/** Spawns `node <pi cli.js> -p --no-extensions -e faux -e … --provider faux --model faux-1 <args>` and waits. */
-export function runPi(options: RunPiOptions): Promise<RunPiResult> {
-	const { agentDir, cwd } = options;
+/**
+ * Spawns `<command> -p --no-extensions -e faux -e … --provider faux --model faux-1 <args>` (command: this Node and
+ * Pi's cli.js unless given) in its own process group and waits.
+ */
+export async function runPi(options: RunPiOptions): Promise<RunPiResult> {
+	const { agentDir, cwd, label } = options;
 	mkdirSync(agentDir, { recursive: true });
 	mkdirSync(cwd, { recursive: true });
-	const tmp = options.tmpDir ?? defaultTmpDir();
+	// Private to this repository, never the system's shared temp dir.
+	const tmp = options.tmpDir ?? join(HARNESS_CACHE_DIR, label ? `tmp-${label}` : "tmp");
 	mkdirSync(tmp, { recursive: true });
-	const reportFile = join(tmp, `report-${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
+	const reportFile = join(tmp, `report-${label ? `${label}-` : ""}${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
 	const extensions = [FAUX_PROVIDER_EXTENSION, ...(options.extensions ?? [])].flatMap((path) => ["-e", path]);
+	const [executable, ...prefix] = options.command ?? [process.execPath, PI_CLI];
 	const args = [
-		PI_CLI,
+		...prefix,
 		"-p",
 		"--no-extensions",
 		...extensions,
@@ -109,57 +108,24 @@ export function runPi(options: RunPiOptions): Promise<RunPiResult> {
 		...(options.script ? { PI_FAUX_SCRIPT: options.script } : {}),
 		...options.env,
 	});
-	const timeoutMs = options.timeoutMs ?? 30_000;
 	const started = Date.now();
-	return new Promise((resolvePromise, reject) => {
-		// Own process group, so a timeout also ends anything pi's bash tool started.
-		const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-		let stdout = "";
-		let stderr = "";
-		let timedOut = false;
-		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-			stdout += chunk;
-		});
-		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-			stderr += chunk;
-		});
-		const timer = setTimeout(() => {
-			timedOut = true;
-			if (child.pid !== undefined) {
-				try {
-					process.kill(-child.pid, "SIGKILL");
-				} catch {
-					child.kill("SIGKILL");
-				}
-			}
-		}, timeoutMs);
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on("close", (exitCode, signal) => {
-			clearTimeout(timer);
-			const reports = readReports(reportFile);
-			rmSync(reportFile, { force: true });
-			// Pi reports a relative path when its session dir is relative (e.g. settings `sessionDir: "x"`).
-			const absolute = (file: string | undefined) => (file ? resolve(cwd, file) : undefined);
-			const sessionFile = absolute(reports.at(-1)?.sessionFile);
-			const sessionFiles = [
-				...new Set(reports.map((report) => absolute(report.sessionFile)).filter((file): file is string => !!file)),
-			].filter((file) => existsSync(file));
-			resolvePromise({
-				stdout,
-				stderr,
-				exitCode,
-				signal,
-				timedOut,
-				durationMs: Date.now() - started,
-				reports,
-				sessionFile,
-				sessionFiles,
-			});
-		});
-	});
+	// Own process group, so a timeout also ends anything pi's bash tool started.
+	const child = spawn(executable, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+	const output = await collectOutput(child, { timeoutMs: options.timeoutMs ?? 30_000, group: true });
+	const reports = readReports(reportFile);
+	rmSync(reportFile, { force: true });
+	// Pi reports a relative path when its session dir is relative (e.g. settings `sessionDir: "x"`).
+	const absolute = (file: string | undefined) => (file ? resolve(cwd, file) : undefined);
+	const sessionFiles = [
+		...new Set(reports.map((report) => absolute(report.sessionFile)).filter((file): file is string => !!file)),
+	].filter((file) => existsSync(file));
+	return {
+		...output,
+		durationMs: Date.now() - started,
+		reports,
+		sessionFile: absolute(reports.at(-1)?.sessionFile),
+		sessionFiles,
+	};
 }
 
 function readReports(file: string): HarnessReport[] {
