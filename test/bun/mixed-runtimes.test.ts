@@ -5,13 +5,13 @@
  * line exactly once, in the one generation both started with. Reuses the real child scripts of
  * test/ingest/concurrency.test.ts, started through test/helpers/runtime.ts.
  */
-import type { ChildProcess } from "node:child_process";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { openStore } from "../../src/store/open-store.js";
+import { ChildGroup, waitFor } from "../helpers/children.js";
 import { REPO_ROOT } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, type Runtime, startScript } from "../helpers/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
@@ -24,34 +24,13 @@ let root: string;
 let sessions: string;
 let indexDir: string;
 let stopFile: string;
-const children: ChildProcess[] = [];
+const children = new ChildGroup();
 
-type Child = ChildProcess & { exited: Promise<number | null>; out: string[]; err: () => string };
-
-function child(runtime: Runtime, script: string, args: string[]): Child {
-	const p = startScript(runtime, join(CHILDREN, script), args) as Child;
-	p.out = [];
-	let err = "";
-	p.err = () => err;
-	p.stdout?.on("data", (d: Buffer) => p.out.push(...d.toString().split("\n").filter(Boolean)));
-	p.stderr?.on("data", (d: Buffer) => {
-		err += d.toString();
-	});
-	p.exited = new Promise((resolve) => p.on("exit", (code) => resolve(code)));
-	children.push(p);
-	return p;
-}
+const child = (runtime: Runtime, script: string, args: string[]) =>
+	children.watch(startScript(runtime, join(CHILDREN, script), args), `${runtime} ${script}`);
 
 const indexer = (runtime: Runtime, mode: "sync" | "catch-up", batch: number) =>
 	child(runtime, "indexer.ts", [indexDir, sessions, mode, stopFile, String(batch), String(STALE_MS)]);
-
-async function waitFor(cond: () => boolean, ms: number): Promise<void> {
-	const end = Date.now() + ms;
-	while (!cond()) {
-		if (Date.now() > end) throw new Error("timed out waiting");
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
 
 /** Index vs files: `committedOnly` ignores bytes not indexed yet (a killed indexer). */
 async function check(committedOnly = false) {
@@ -89,7 +68,7 @@ beforeEach(async () => {
 	mkdirSync(indexDir);
 });
 afterEach(() => {
-	for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+	children.killAll();
 	rmSync(root, { recursive: true, force: true });
 });
 

@@ -66,3 +66,45 @@ function kill(child: ChildProcess, group: boolean): void {
 	}
 	child.kill("SIGKILL");
 }
+
+/** A running child a test watches: its stdout lines so far, its stderr so far, and its exit code. */
+export type WatchedChild = ChildProcess & { out: string[]; err: () => string; exited: Promise<number | null> };
+
+/** Children started by one test file, watched while they run; `killAll` (in afterEach) ends those still running. */
+export class ChildGroup {
+	private readonly started: WatchedChild[] = [];
+
+	/** Watches `child` (stdout and stderr piped); a non-zero exit is logged with its stderr under `name`. */
+	watch(child: ChildProcess, name: string): WatchedChild {
+		const p = child as WatchedChild;
+		p.out = [];
+		let err = "";
+		p.err = () => err;
+		p.stdout?.on("data", (d: Buffer) => p.out.push(...d.toString().split("\n").filter(Boolean)));
+		p.stderr?.on("data", (d: Buffer) => {
+			err += d.toString();
+		});
+		p.exited = new Promise((resolve) =>
+			p.on("exit", (code) => {
+				if (code !== 0 && code !== null) console.error(`${name} exited ${code}: ${err}`);
+				resolve(code);
+			}),
+		);
+		this.started.push(p);
+		return p;
+	}
+
+	/** SIGKILLs every watched child that has not exited. */
+	killAll(): void {
+		for (const c of this.started.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+	}
+}
+
+/** Polls `cond` every 20 ms until it holds; throws after `ms`. */
+export async function waitFor(cond: () => boolean, ms: number): Promise<void> {
+	const end = Date.now() + ms;
+	while (!cond()) {
+		if (Date.now() > end) throw new Error("timed out waiting");
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}

@@ -3,7 +3,6 @@
  * several indexer processes sync and catch up at once, and indexers are SIGKILLed at random moments.
  * After all of it the index equals the files: every complete line once, nothing else.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,47 +10,23 @@ import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { openStore } from "../../src/store/open-store.js";
+import { ChildGroup, waitFor } from "../helpers/children.js";
+import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 const CHILDREN = join(import.meta.dirname, "children");
-const ROOT = join(import.meta.dirname, "../..");
 const STALE_MS = 2000;
 
 let root: string;
 let sessions: string;
 let indexDir: string;
 let stopFile: string;
-const children: ChildProcess[] = [];
+const children = new ChildGroup();
 
-function child(script: string, args: string[]): ChildProcess & { exited: Promise<number | null>; out: string[] } {
-	const p = spawn(process.execPath, ["--import", "tsx", join(CHILDREN, script), ...args], {
-		cwd: ROOT,
-		stdio: ["ignore", "pipe", "pipe"],
-	}) as ChildProcess & { exited: Promise<number | null>; out: string[] };
-	p.out = [];
-	p.stdout?.on("data", (d: Buffer) => p.out.push(...d.toString().split("\n").filter(Boolean)));
-	let err = "";
-	p.stderr?.on("data", (d: Buffer) => {
-		err += d.toString();
-	});
-	p.exited = new Promise((resolve) =>
-		p.on("exit", (code) => {
-			if (code !== 0 && code !== null) console.error(`${script} exited ${code}: ${err}`);
-			resolve(code);
-		}),
-	);
-	children.push(p);
-	return p;
-}
-
-const waitFor = async (cond: () => boolean, ms: number) => {
-	const end = Date.now() + ms;
-	while (!cond()) {
-		if (Date.now() > end) throw new Error("timed out waiting");
-		await new Promise((r) => setTimeout(r, 20));
-	}
-};
+/** A child script on this process's runtime (Node: tsx loader; Bun runs .ts itself). */
+const child = (script: string, args: string[]) =>
+	children.watch(startScript(CURRENT_RUNTIME, join(CHILDREN, script), args), script);
 
 /** Verify the index against the files; `committedOnly` ignores bytes not yet indexed (a crash mid-way). */
 async function differences(committedOnly = false) {
@@ -106,7 +81,7 @@ beforeEach(async () => {
 	mkdirSync(indexDir);
 });
 afterEach(() => {
-	for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+	children.killAll();
 	rmSync(root, { recursive: true, force: true });
 });
 
