@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
+import { collectOutput } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";
 
 /** Repository root. */
@@ -38,19 +39,9 @@ export function startCli(args: string[], opts: { env: Record<string, string>; cw
 }
 
 /** Collect a started child's output and exit code. */
-export function finished(child: ChildProcess): Promise<CliRun> {
-	return new Promise((resolvePromise, reject) => {
-		let stdout = "";
-		let stderr = "";
-		child.stdout?.on("data", (d) => {
-			stdout += d;
-		});
-		child.stderr?.on("data", (d) => {
-			stderr += d;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-	});
+export async function finished(child: ChildProcess): Promise<CliRun> {
+	const { exitCode, stdout, stderr } = await collectOutput(child);
+	return { code: exitCode, stdout, stderr };
 }
 
 /** Run the program to completion. */

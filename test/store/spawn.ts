@@ -1,6 +1,7 @@
 /** Spawn test/store/child.ts as a real node process (tsx loader), optionally as another user. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { collectOutput } from "../helpers/children.js";
 
 const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -15,20 +16,10 @@ export function startChild(args: string[], ids: { uid?: number; gid?: number } =
 }
 
 /** Run the child to completion; resolves with its stdout, rejects on a non-zero exit. */
-export function runChild(args: string[], ids: { uid?: number; gid?: number } = {}): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = startChild(args, ids);
-		let out = "";
-		let err = "";
-		child.stdout?.on("data", (d) => {
-			out += d;
-		});
-		child.stderr?.on("data", (d) => {
-			err += d;
-		});
-		child.on("error", reject);
-		child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}: ${err}`))));
-	});
+export async function runChild(args: string[], ids: { uid?: number; gid?: number } = {}): Promise<string> {
+	const { exitCode, stdout, stderr } = await collectOutput(startChild(args, ids));
+	if (exitCode !== 0) throw new Error(`child exited ${exitCode}: ${stderr}`);
+	return stdout;
 }
 
 /** Resolves when the child's stdout contains `text`. */
