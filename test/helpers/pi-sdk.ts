@@ -27,8 +27,10 @@ export interface SessionTurn {
 export interface SdkSessionOptions {
 	/** Working directory recorded in the header and used by the real tools. */
 	cwd: string;
-	/** Directory the session file goes into (flat, like `--session-dir`). */
-	sessionDir: string;
+	/** Directory a new session file goes into (flat, like `--session-dir`); or give `sessionManager`. */
+	sessionDir?: string;
+	/** An existing session manager (a `--fork` copy, an opened file) instead of a new session in `sessionDir`. */
+	sessionManager?: SessionManager;
 	/** Pi agent dir used for resource discovery; default: an empty dir under node_modules/.cache/pi-harness. */
 	agentDir?: string;
 	/** Extension files to load (e.g. the extension under test). */
@@ -58,6 +60,8 @@ function defaultAgentDir(): string {
 /** Opens a persistent SDK session with the faux model; call `close()` when done. */
 export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSession> {
 	const { cwd, sessionDir } = options;
+	if (!options.sessionManager && sessionDir === undefined)
+		throw new Error("openSdkSession needs sessionDir or sessionManager");
 	mkdirSync(cwd, { recursive: true });
 	const agentDir = options.agentDir ?? defaultAgentDir();
 	mkdirSync(agentDir, { recursive: true });
@@ -87,7 +91,7 @@ export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSes
 		modelRegistry,
 		settingsManager,
 		resourceLoader,
-		sessionManager: SessionManager.create(cwd, sessionDir),
+		sessionManager: options.sessionManager ?? SessionManager.create(cwd, sessionDir),
 		tools: options.tools,
 	});
 	if (result.extensionsResult.errors.length > 0) {

@@ -12,15 +12,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AssistantMessage, fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall } from "@mariozechner/pi-ai";
-import {
-	AuthStorage,
-	createAgentSession,
-	DefaultResourceLoader,
-	ModelRegistry,
-	SessionManager,
-	SettingsManager,
-} from "@mariozechner/pi-coding-agent";
-import { registerScriptedFaux, type ScriptStep } from "../fixtures/faux-provider.js";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
+import type { ScriptStep } from "../fixtures/faux-provider.js";
+import { openSdkSession } from "../helpers/pi-sdk.js";
 
 /** Entry ids and files of the generated corpus that tests assert against. */
 export interface Corpus {
@@ -77,43 +71,11 @@ const isUser = (e: Entry) => e.type === "message" && e.message?.role === "user";
 const isAssistant = (e: Entry) => e.type === "message" && e.message?.role === "assistant";
 const isToolResult = (e: Entry) => e.type === "message" && e.message?.role === "toolResult";
 
+/** A real SDK session on `sm` that answers with `steps` (the shared in-process helper). */
 async function agent(cwd: string, agentDir: string, sm: SessionManager, steps: ScriptStep[]) {
-	const authStorage = AuthStorage.inMemory();
-	const modelRegistry = ModelRegistry.inMemory(authStorage);
-	const faux = registerScriptedFaux((name, config) => modelRegistry.registerProvider(name, config), steps);
-	const settingsManager = SettingsManager.inMemory();
-	const resourceLoader = new DefaultResourceLoader({
-		cwd,
-		agentDir,
-		settingsManager,
-		noExtensions: true,
-		noSkills: true,
-		noPromptTemplates: true,
-		noThemes: true,
-		noContextFiles: true,
-	});
-	await resourceLoader.reload();
-	const { session } = await createAgentSession({
-		cwd,
-		agentDir,
-		model: faux.model,
-		thinkingLevel: "off",
-		authStorage,
-		modelRegistry,
-		settingsManager,
-		resourceLoader,
-		sessionManager: sm,
-	});
-	return {
-		session,
-		async prompt(text: string) {
-			await session.prompt(text);
-		},
-		close() {
-			session.dispose();
-			faux.unregister();
-		},
-	};
+	const session = await openSdkSession({ cwd, agentDir, sessionManager: sm });
+	session.append(steps);
+	return session;
 }
 
 const msg = (m: AssistantMessage) => m;
@@ -210,7 +172,7 @@ export async function buildCorpus(): Promise<Corpus> {
 	await a.prompt("final question");
 	e.finalUser = lastId(sm, isUser);
 	e.finalAnswer = lastId(sm, isAssistant);
-	a.close();
+	await a.close();
 	const mainFile = sm.getSessionFile() as string;
 
 	// --fork child (full copy) with one new turn, then its own --fork child: three generations.
@@ -218,7 +180,7 @@ export async function buildCorpus(): Promise<Corpus> {
 	const c = await agent(appCwd, agentDir, childSm, ["child answer"]);
 	await c.prompt("forked followup");
 	const newUserId = lastId(childSm, isUser);
-	c.close();
+	await c.close();
 	const childFile = childSm.getSessionFile() as string;
 	const grandSm = SessionManager.forkFrom(childFile, appCwd, dir);
 	const grandFile = grandSm.getSessionFile() as string;
@@ -232,7 +194,7 @@ export async function buildCorpus(): Promise<Corpus> {
 	const o = await agent(otherCwd, agentDir, otherSm, ["other answer configureWidgetFactory"]);
 	await o.prompt("please deploy the staging cluster tonight summarizedterm");
 	const otherUser = lastId(otherSm, isUser);
-	o.close();
+	await o.close();
 
 	const bigEntry = readEntries(mainFile).find((x) => x.id === e.bigResult);
 	const content = (bigEntry?.message?.content ?? []) as Array<{ type: string; text?: string }>;
