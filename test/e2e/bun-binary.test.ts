@@ -5,26 +5,15 @@
  * succeed, catch-up finds sessions written by a Node Pi, the binary and a Node Pi share one index at once, and
  * /event-index reindex --full (several locks in one process) works.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchResult } from "../../src/contract.js";
-import { verifyIndex } from "../../src/ingest/verify.js";
-import { openStore } from "../../src/store/open-store.js";
 import { piBinary } from "../bun/pi-binary.js";
-import {
-	type JsonlRecord,
-	listSessionFiles,
-	REPO_ROOT,
-	type RunPiResult,
-	readJsonl,
-	runPi,
-	sessionMessages,
-} from "../helpers/pi-cli.js";
+import { EXTENSION, e2eDirs, expectOk, expectOneConsistentIndex, toolResults } from "../helpers/e2e.js";
+import { REPO_ROOT, type RunPiResult, readJsonl, runPi } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, runPiOn } from "../helpers/runtime.js";
 
-const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
 const SCRIPT = join(REPO_ROOT, "test", "bun", "scripts", "search-read-trace.mjs");
 const MARKER_NODE = "halcyonbadger";
 const MARKER_BINARY = "obsidianheron";
@@ -35,16 +24,6 @@ let agentDir: string;
 let cwd: string;
 let indexDir: string;
 let seedNode: RunPiResult;
-
-type ToolResult = { toolName: string; isError: boolean; content: Array<{ text?: string }>; details?: unknown };
-
-const toolResults = (records: JsonlRecord[]) =>
-	sessionMessages(records).filter((m) => m.role === "toolResult") as unknown as ToolResult[];
-
-function expectOk(result: RunPiResult): void {
-	expect(result.timedOut, result.stderr).toBe(false);
-	expect(result.exitCode, result.stderr).toBe(0);
-}
 
 /** The compiled binary with this extension (and the faux provider) loaded. */
 function binaryPi(args: string[], env: Record<string, string> = {}, script: string | undefined = SCRIPT) {
@@ -82,11 +61,7 @@ function expectFound(run: RunPiResult, seed: RunPiResult): EventSearchResult {
 
 beforeAll(async () => {
 	binary = await piBinary();
-	tmp = realpathSync(mkdtempSync(join(tmpdir(), "pei-binary-")));
-	agentDir = join(tmp, "agent");
-	cwd = join(tmp, "project");
-	indexDir = join(agentDir, "event-index");
-	mkdirSync(cwd, { recursive: true });
+	({ tmp, agentDir, cwd, indexDir } = e2eDirs("pei-binary-"));
 	mkdirSync(join(tmp, "barrier"));
 	// Written by a Node Pi WITHOUT the extension: only catch-up can know it.
 	seedNode = await runPiOn("node", { agentDir, cwd, args: [`the ${MARKER_NODE} release notes`] });
@@ -142,16 +117,7 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("the extension in a compiled Pi bina
 		expect(onNode.stdout).toContain("runtime=node barrier=met");
 		// "release" is in the seed and in the binary's earlier prompt; the Node Pi's search saw an indexed event.
 		expect(toolResults(readJsonl(onNode.sessionFile as string)).every((r) => !r.isError)).toBe(true);
-		expect(readdirSync(indexDir).filter((f) => f.endsWith(".sqlite"))).toHaveLength(1);
-		const opened = await openStore({ dir: indexDir, readonly: true });
-		if (!opened.ok) throw new Error(opened.error);
-		try {
-			const report = verifyIndex(opened.store.db, [{ path: join(agentDir, "sessions"), subfolders: true }]);
-			expect(report.differences).toEqual([]);
-			expect(report.sources).toBe(listSessionFiles(agentDir).length);
-		} finally {
-			opened.store.close();
-		}
+		await expectOneConsistentIndex(agentDir);
 		expect(seedBinary.sessionFile).toBeDefined();
 	});
 

@@ -5,24 +5,16 @@
  * one generation is ever created (no rebuild ping-pong), and later runs on either runtime re-index nothing. Last,
  * the pi-event-index CLI under Bun answers exactly as under Node.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
-import {
-	type JsonlRecord,
-	listSessionFiles,
-	REPO_ROOT,
-	type RunPiResult,
-	readJsonl,
-	sessionMessages,
-} from "../helpers/pi-cli.js";
+import { EXTENSION, e2eDirs, expectOk, textOf, toolResults } from "../helpers/e2e.js";
+import { listSessionFiles, REPO_ROOT, type RunPiResult, readJsonl } from "../helpers/pi-cli.js";
 import { BUN_BIN, CURRENT_RUNTIME, nodeBin, type Runtime, runCommand, runPiOn } from "../helpers/runtime.js";
 
-const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
 const CLI = join(REPO_ROOT, "bin", "pi-event-index.js");
 const MARKER_A = "quixoticpelican";
 const MARKER_B = "lanternmarsupial";
@@ -34,24 +26,6 @@ let indexDir: string;
 const script = join(REPO_ROOT, "test", "bun", "scripts", "search-read-trace.mjs");
 let seedA: RunPiResult;
 let seedB: RunPiResult;
-
-type ToolResultMessage = Record<string, unknown> & {
-	toolName: string;
-	isError: boolean;
-	content: Array<{ type: string; text?: string }>;
-	details?: unknown;
-};
-
-function toolResults(records: JsonlRecord[]): ToolResultMessage[] {
-	return sessionMessages(records).filter((m) => m.role === "toolResult") as unknown as ToolResultMessage[];
-}
-
-const textOf = (m: ToolResultMessage) => m.content.map((c) => c.text ?? "").join("\n");
-
-function expectOk(result: RunPiResult): void {
-	expect(result.timedOut, result.stderr).toBe(false);
-	expect(result.exitCode, result.stderr).toBe(0);
-}
 
 /** A Pi run with this extension loaded on `runtime`. */
 function pi(runtime: Runtime, args: string[], env: Record<string, string> = {}) {
@@ -114,11 +88,7 @@ async function snapshot() {
 }
 
 beforeAll(async () => {
-	tmp = realpathSync(mkdtempSync(join(tmpdir(), "pei-bun-")));
-	agentDir = join(tmp, "agent");
-	cwd = join(tmp, "project");
-	indexDir = join(agentDir, "event-index");
-	mkdirSync(cwd, { recursive: true });
+	({ tmp, agentDir, cwd, indexDir } = e2eDirs("pei-bun-"));
 	mkdirSync(join(tmp, "barrier"));
 	// Earlier sessions written WITHOUT the extension, one by each runtime: only catch-up can know them.
 	[seedA, seedB] = await Promise.all([

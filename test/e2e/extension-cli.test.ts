@@ -4,33 +4,13 @@
  * results land in that run's session JSONL. Also: two pi processes at once sharing one index, a restart answering
  * from the warm index alone, --no-session, clear errors, and the /event-index command.
  */
-import {
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	realpathSync,
-	renameSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
-import { verifyIndex } from "../../src/ingest/verify.js";
-import { openStore } from "../../src/store/open-store.js";
-import {
-	type JsonlRecord,
-	listSessionFiles,
-	REPO_ROOT,
-	type RunPiResult,
-	readJsonl,
-	runPi,
-	sessionMessages,
-} from "../helpers/pi-cli.js";
+import { EXTENSION, e2eDirs, expectOk, expectOneConsistentIndex, textOf, toolResults } from "../helpers/e2e.js";
+import { REPO_ROOT, type RunPiResult, readJsonl, runPi } from "../helpers/pi-cli.js";
 
-const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
 const SCRIPTS = join(REPO_ROOT, "test", "fixtures", "e2e-scripts");
 const MARKER_A = "zephyrquokka";
 const MARKER_B = "marmotfjord";
@@ -40,27 +20,6 @@ let agentDir: string;
 let cwd: string;
 let seedA: RunPiResult;
 let seedB: RunPiResult;
-
-function expectOk(result: RunPiResult): void {
-	expect(result.timedOut, result.stderr).toBe(false);
-	expect(result.exitCode, result.stderr).toBe(0);
-}
-
-type ToolResultMessage = Record<string, unknown> & {
-	role: string;
-	toolName: string;
-	isError: boolean;
-	content: Array<{ type: string; text?: string }>;
-	details?: unknown;
-};
-
-function toolResults(records: JsonlRecord[]): ToolResultMessage[] {
-	return sessionMessages(records).filter((m) => m.role === "toolResult") as ToolResultMessage[];
-}
-
-function textOf(m: ToolResultMessage): string {
-	return m.content.map((c) => c.text ?? "").join("\n");
-}
 
 /** The text the model saw names no absolute path: not the temp root, not any /x/y path. */
 function expectNoPaths(text: string): void {
@@ -81,10 +40,7 @@ function piRun(args: string[], script?: string, env: Record<string, string> = {}
 }
 
 beforeAll(async () => {
-	tmp = realpathSync(mkdtempSync(join(tmpdir(), "pei-ext-")));
-	agentDir = join(tmp, "agent");
-	cwd = join(tmp, "project");
-	mkdirSync(cwd, { recursive: true });
+	({ tmp, agentDir, cwd } = e2eDirs("pei-ext-"));
 	// An earlier session written by pi WITHOUT this extension: only catch-up can know it.
 	seedA = await runPi({ agentDir, cwd, args: [`please note the ${MARKER_A} deployment checklist`] });
 	expectOk(seedA);
@@ -146,17 +102,7 @@ describe("the extension in the real pi CLI", () => {
 		}
 		expect(a.sessionFile).not.toBe(b.sessionFile);
 		// One index directory, one published generation, and every session file indexed exactly as it is on disk.
-		const indexDir = join(agentDir, "event-index");
-		expect(readdirSync(indexDir).filter((f) => f.endsWith(".sqlite"))).toHaveLength(1);
-		const opened = await openStore({ dir: indexDir, readonly: true });
-		if (!opened.ok) throw new Error(opened.error);
-		try {
-			const report = verifyIndex(opened.store.db, [{ path: join(agentDir, "sessions"), subfolders: true }]);
-			expect(report.differences).toEqual([]);
-			expect(report.sources).toBe(listSessionFiles(agentDir).length);
-		} finally {
-			opened.store.close();
-		}
+		await expectOneConsistentIndex(agentDir);
 	});
 
 	it("works with --no-session (no file of its own): the tools answer", async () => {
