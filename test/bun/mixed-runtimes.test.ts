@@ -5,16 +5,14 @@
  * line exactly once, in the one generation both started with. Reuses the real child scripts of
  * test/ingest/concurrency.test.ts, started through test/helpers/runtime.ts.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { verifyIndex } from "../../src/ingest/verify.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
-import { openStore } from "../../src/store/open-store.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
+import { backlogCorpus, completeLines, indexVsFiles } from "../helpers/exactly-once.js";
 import { REPO_ROOT } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, type Runtime, startScript } from "../helpers/runtime.js";
-import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 const CHILDREN = join(REPO_ROOT, "test", "ingest", "children");
@@ -33,31 +31,7 @@ const indexer = (runtime: Runtime, mode: "sync" | "catch-up", batch: number) =>
 	child(runtime, "indexer.ts", [indexDir, sessions, mode, stopFile, String(batch), String(STALE_MS)]);
 
 /** Index vs files: `committedOnly` ignores bytes not indexed yet (a killed indexer). */
-async function check(committedOnly = false) {
-	const opened = await openStore({ dir: indexDir, lockStaleMs: STALE_MS });
-	if (!opened.ok) throw new Error(opened.error);
-	try {
-		const db = opened.store.db;
-		const report = verifyIndex(db, [{ path: sessions, subfolders: false }]);
-		const dupes = db
-			.prepare("SELECT source_id, entry_id, count(*) AS n FROM events GROUP BY source_id, entry_id HAVING n > 1")
-			.all();
-		const events = db.prepare<[], { c: number }>("SELECT count(*) AS c FROM events").get()?.c;
-		const differences = committedOnly
-			? report.differences.filter((d) => d.kind !== "behind" && d.kind !== "not-indexed")
-			: report.differences;
-		return { differences, dupes, events, generation: opened.store.generation };
-	} finally {
-		opened.store.close();
-	}
-}
-
-/** Complete lines on disk, minus each file's header. */
-function completeLines(): number {
-	let n = 0;
-	for (const f of readdirSync(sessions)) n += readFileSync(join(sessions, f), "utf8").split("\n").length - 2;
-	return n;
-}
+const check = (committedOnly = false) => indexVsFiles(indexDir, sessions, STALE_MS, committedOnly);
 
 beforeEach(async () => {
 	root = await tempDir("pei-mixed-");
@@ -97,25 +71,13 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("Node and Bun processes on one index
 		const after = await check();
 		expect(after.differences).toEqual([]);
 		expect(after.dupes).toEqual([]);
-		expect(after.events).toBe(completeLines());
+		expect(after.events).toBe(completeLines(sessions));
 		expect(after.events).toBe(6 * 100);
 		expect(after.generation).toBe(first.generation);
 	}, 90_000);
 
 	it("an indexer SIGKILLed holding the catch-up lock is taken over by the other runtime", async () => {
-		const corpus = Array.from({ length: 8 }, (_, i) => {
-			const f = lineFactory({ prefix: `m${i}` });
-			const path = join(sessions, `m-${i}.jsonl`);
-			writeFileSync(path, f.header());
-			return { f, path, i };
-		});
-		const addBacklog = (pass: number) => {
-			for (const c of corpus) {
-				let body = "";
-				for (let n = 0; n < 150; n++) body += c.f.user(`mixed ${c.i} pass ${pass} line ${n} ${"text ".repeat(40)}`);
-				appendFileSync(c.path, body);
-			}
-		};
+		const addBacklog = backlogCorpus(sessions, 8, "m", "mixed");
 		let killedWhileLocked = 0;
 		const order: Runtime[] = ["bun", "node", "bun", "node"];
 		for (const [pass, runtime] of order.entries()) {
@@ -140,7 +102,7 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("Node and Bun processes on one index
 		const after = await check();
 		expect(after.differences).toEqual([]);
 		expect(after.dupes).toEqual([]);
-		expect(after.events).toBe(completeLines());
+		expect(after.events).toBe(completeLines(sessions));
 		expect(after.events).toBe(8 * 150 * order.length);
 	}, 120_000);
 });

@@ -3,16 +3,15 @@
  * several indexer processes sync and catch up at once, and indexers are SIGKILLed at random moments.
  * After all of it the index equals the files: every complete line once, nothing else.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
-import { verifyIndex } from "../../src/ingest/verify.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { openStore } from "../../src/store/open-store.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
+import { backlogCorpus, completeLines, indexVsFiles } from "../helpers/exactly-once.js";
 import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
-import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 const CHILDREN = join(import.meta.dirname, "children");
@@ -28,31 +27,11 @@ const children = new ChildGroup();
 const child = (script: string, args: string[]) =>
 	children.watch(startScript(CURRENT_RUNTIME, join(CHILDREN, script), args), script);
 
-/** Verify the index against the files; `committedOnly` ignores bytes not yet indexed (a crash mid-way). */
+/** Verify the index against the files (no line twice); `committedOnly` ignores bytes not yet indexed (a crash mid-way). */
 async function differences(committedOnly = false) {
-	const opened = await openStore({ dir: indexDir, lockStaleMs: STALE_MS });
-	if (!opened.ok) throw new Error(opened.error);
-	try {
-		const report = verifyIndex(opened.store.db, [{ path: sessions, subfolders: false }]);
-		const dupes = opened.store.db
-			.prepare("SELECT source_id, entry_id, count(*) AS n FROM events GROUP BY source_id, entry_id HAVING n > 1")
-			.all();
-		expect(dupes).toEqual([]);
-		return committedOnly
-			? report.differences.filter((d) => d.kind !== "behind" && d.kind !== "not-indexed")
-			: report.differences;
-	} finally {
-		opened.store.close();
-	}
-}
-
-function completeLines(): number {
-	let n = 0;
-	for (const f of readdirSync(sessions)) {
-		const text = readFileSync(join(sessions, f), "utf8");
-		n += text.split("\n").length - 2; // minus the header and the (empty or partial) tail
-	}
-	return n;
+	const { differences, dupes } = await indexVsFiles(indexDir, sessions, STALE_MS, committedOnly);
+	expect(dupes).toEqual([]);
+	return differences;
 }
 
 async function finalCatchUp() {
@@ -111,29 +90,16 @@ describe("exactly once", () => {
 		if (!opened.ok) throw new Error(opened.error);
 		const events = (opened.store.db.prepare("SELECT count(*) AS c FROM events").get() as { c: number }).c;
 		opened.store.close();
-		expect(events).toBe(completeLines());
+		expect(events).toBe(completeLines(sessions));
 		expect(events).toBe(6 * 120);
 	}, 90_000);
 });
 
 describe("crash safety", () => {
 	it("an indexer SIGKILLed at random moments leaves a consistent index, and its lock is taken over", async () => {
-		// A corpus large enough that catch-up spans many small transactions.
-		const corpus = Array.from({ length: 12 }, (_, i) => {
-			const f = lineFactory({ prefix: `c${i}` });
-			const path = join(sessions, `c-${i}.jsonl`);
-			writeFileSync(path, f.header());
-			return { f, path, i };
-		});
-		// Every iteration adds backlog, so each killed indexer is busy (holding the lock, mid-transaction).
-		const addBacklog = (iteration: number) => {
-			for (const c of corpus) {
-				let body = "";
-				for (let n = 0; n < 150; n++)
-					body += c.f.user(`crash corpus ${c.i} pass ${iteration} line ${n} ${"text ".repeat(40)}`);
-				appendFileSync(c.path, body);
-			}
-		};
+		// A corpus large enough that catch-up spans many small transactions; every iteration adds backlog, so each
+		// killed indexer is busy (holding the lock, mid-transaction).
+		const addBacklog = backlogCorpus(sessions, 12, "c", "crash corpus");
 		let seed = 7;
 		const rand = () => {
 			seed = (seed * 1664525 + 1013904223) >>> 0;

@@ -1,0 +1,70 @@
+/**
+ * The exactly-once checks of the multi-process ingest tests (Node only, and Node with Bun): flat session files that
+ * grow a backlog pass by pass, and the index compared with those files line for line.
+ */
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
+import { openStore } from "../../src/store/open-store.js";
+import { lineFactory } from "./session-lines.js";
+
+/** Writes `files` session headers (`<prefix>-<i>.jsonl`) into `sessions`; each call of the result appends a pass. */
+export function backlogCorpus(sessions: string, files: number, prefix: string, label: string): (pass: number) => void {
+	const corpus = Array.from({ length: files }, (_, i) => {
+		const f = lineFactory({ prefix: `${prefix}${i}` });
+		const path = join(sessions, `${prefix}-${i}.jsonl`);
+		writeFileSync(path, f.header());
+		return { f, path, i };
+	});
+	// 150 user lines of ~250 bytes per file and pass.
+	return (pass) => {
+		for (const c of corpus) {
+			let body = "";
+			for (let n = 0; n < 150; n++) body += c.f.user(`${label} ${c.i} pass ${pass} line ${n} ${"text ".repeat(40)}`);
+			appendFileSync(c.path, body);
+		}
+	};
+}
+
+/** Complete lines in the session files of `sessions`, minus each file's header (and its empty or partial tail). */
+export function completeLines(sessions: string): number {
+	let n = 0;
+	for (const f of readdirSync(sessions)) n += readFileSync(join(sessions, f), "utf8").split("\n").length - 2;
+	return n;
+}
+
+/** What {@link indexVsFiles} found. */
+export interface IndexVsFiles {
+	/** Where the index and the files differ (see verifyIndex). */
+	differences: Difference[];
+	/** (source, entry) pairs indexed more than once. */
+	dupes: unknown[];
+	/** Indexed events. */
+	events: number | undefined;
+	generation: string;
+}
+
+/** The index in `indexDir` against the files of `sessions`; `committedOnly` ignores bytes not indexed yet (a killed indexer). */
+export async function indexVsFiles(
+	indexDir: string,
+	sessions: string,
+	lockStaleMs: number,
+	committedOnly = false,
+): Promise<IndexVsFiles> {
+	const opened = await openStore({ dir: indexDir, lockStaleMs });
+	if (!opened.ok) throw new Error(opened.error);
+	try {
+		const db = opened.store.db;
+		const report = verifyIndex(db, [{ path: sessions, subfolders: false }]);
+		const dupes = db
+			.prepare("SELECT source_id, entry_id, count(*) AS n FROM events GROUP BY source_id, entry_id HAVING n > 1")
+			.all();
+		const events = db.prepare<[], { c: number }>("SELECT count(*) AS c FROM events").get()?.c;
+		const differences = committedOnly
+			? report.differences.filter((d) => d.kind !== "behind" && d.kind !== "not-indexed")
+			: report.differences;
+		return { differences, dupes, events, generation: opened.store.generation };
+	} finally {
+		opened.store.close();
+	}
+}
