@@ -5,15 +5,14 @@
  * line exactly once, in the one generation both started with. Reuses the real child scripts of
  * test/ingest/concurrency.test.ts, started through test/helpers/runtime.ts.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
-import { backlogCorpus, completeLines, indexVsFiles } from "../helpers/exactly-once.js";
+import { backlogCorpus, completeLines, exactlyOnceDirs, indexVsFiles } from "../helpers/exactly-once.js";
 import { REPO_ROOT } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, type Runtime, startScript } from "../helpers/runtime.js";
-import { tempDir } from "../helpers/temp-store.js";
 
 const CHILDREN = join(REPO_ROOT, "test", "ingest", "children");
 const STALE_MS = 2000;
@@ -34,12 +33,7 @@ const indexer = (runtime: Runtime, mode: "sync" | "catch-up", batch: number) =>
 const check = (committedOnly = false) => indexVsFiles(indexDir, sessions, STALE_MS, committedOnly);
 
 beforeEach(async () => {
-	root = await tempDir("pei-mixed-");
-	sessions = join(root, "sessions");
-	indexDir = join(root, "index");
-	stopFile = join(root, "stop");
-	mkdirSync(sessions);
-	mkdirSync(indexDir);
+	({ root, sessions, indexDir, stopFile } = await exactlyOnceDirs("pei-mixed-"));
 });
 afterEach(() => {
 	children.killAll();

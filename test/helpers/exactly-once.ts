@@ -2,11 +2,33 @@
  * The exactly-once checks of the multi-process ingest tests (Node only, and Node with Bun): flat session files that
  * grow a backlog pass by pass, and the index compared with those files line for line.
  */
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { lineFactory } from "./session-lines.js";
+import { tempDir } from "./temp-store.js";
+
+/** The layout of one exactly-once test: a temp root holding the session files, the index and the stop file. */
+export interface ExactlyOnceDirs {
+	/** The temp root; remove it in afterEach. */
+	root: string;
+	/** Flat folder of session files (created). */
+	sessions: string;
+	/** The index directory (created). */
+	indexDir: string;
+	/** Indexer children stop once this file exists (not created). */
+	stopFile: string;
+}
+
+/** A fresh temp root (`<prefix>…`) laid out as {@link ExactlyOnceDirs}. */
+export async function exactlyOnceDirs(prefix?: string): Promise<ExactlyOnceDirs> {
+	const root = await tempDir(prefix);
+	const dirs = { root, sessions: join(root, "sessions"), indexDir: join(root, "index"), stopFile: join(root, "stop") };
+	mkdirSync(dirs.sessions);
+	mkdirSync(dirs.indexDir);
+	return dirs;
+}
 
 /** Writes `files` session headers (`<prefix>-<i>.jsonl`) into `sessions`; each call of the result appends a pass. */
 export function backlogCorpus(sessions: string, files: number, prefix: string, label: string): (pass: number) => void {

@@ -3,16 +3,15 @@
  * several indexer processes sync and catch up at once, and indexers are SIGKILLed at random moments.
  * After all of it the index equals the files: every complete line once, nothing else.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { openStore } from "../../src/store/open-store.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
-import { backlogCorpus, completeLines, indexVsFiles } from "../helpers/exactly-once.js";
+import { backlogCorpus, completeLines, exactlyOnceDirs, indexVsFiles } from "../helpers/exactly-once.js";
 import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
-import { tempDir } from "../helpers/temp-store.js";
 
 const CHILDREN = join(import.meta.dirname, "children");
 const STALE_MS = 2000;
@@ -52,12 +51,7 @@ async function finalCatchUp() {
 }
 
 beforeEach(async () => {
-	root = await tempDir();
-	sessions = join(root, "sessions");
-	indexDir = join(root, "index");
-	stopFile = join(root, "stop");
-	mkdirSync(sessions);
-	mkdirSync(indexDir);
+	({ root, sessions, indexDir, stopFile } = await exactlyOnceDirs());
 });
 afterEach(() => {
 	children.killAll();
