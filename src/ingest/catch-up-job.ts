@@ -8,6 +8,7 @@ import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp 
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import type { SyncOptions } from "./sync-source.js";
+import { yieldToAnnouncedWriters } from "./write-intent.js";
 
 /** Everything a catch-up needs, as plain data (it crosses the worker boundary). */
 export interface CatchUpJob {
@@ -55,6 +56,11 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		extraFiles: job.extraFiles,
 		inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
 		sync: job.sync,
+		// Yield to the event loop (lock refresh) and to hot-path writers of any process that announced a write.
+		between: async () => {
+			await new Promise<void>((r) => setImmediate(r));
+			await yieldToAnnouncedWriters(job.indexDir);
+		},
 		shouldStop: () => locks.some((l) => l.compromised) || (hooks.shouldStop?.() ?? false),
 		onProgress: hooks.onProgress,
 	};

@@ -117,6 +117,23 @@ export class SourceSyncer {
 		this.rows = new SourceRows(db);
 	}
 
+	/**
+	 * True when the file's stat matches a complete checkpoint: nothing to read, and no write lock needed to learn
+	 * it (a plain read, so a caller never queues behind another process's catch-up just to find nothing new).
+	 */
+	unchanged(path: string): boolean {
+		const row = this.rows.get(path);
+		if (!row || row.syncedAt === null) return false;
+		let st: BigIntStats;
+		try {
+			st = statSync(path, { bigint: true });
+		} catch {
+			return false;
+		}
+		const f = facts(st);
+		return row.dev === f.dev && row.ino === f.ino && row.size === f.size && row.mtimeMs === f.mtimeMs;
+	}
+
 	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
 	async sync(path: string, opts: SyncOptions = {}): Promise<SyncResult> {
 		const o = { ...this.options, ...opts };
