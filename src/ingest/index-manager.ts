@@ -15,7 +15,7 @@ import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
-import { SourceSyncer, type SyncResult } from "./sync-source.js";
+import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
 import { announceWrite } from "./write-intent.js";
 
 export interface IndexManagerOptions {
@@ -37,14 +37,6 @@ export class IndexUnavailableError extends Error {}
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
-const UNCHANGED: SyncResult = {
-	status: "unchanged",
-	entriesAdded: 0,
-	fragmentsAdded: 0,
-	bytesRead: 0,
-	fingerprintBytes: 0,
-	skipped: 0,
-};
 
 export class IndexManager {
 	private current: Store;
@@ -94,8 +86,7 @@ export class IndexManager {
 	/** Brings one file up to date (the hot path before every tool call). */
 	async syncFile(path: string): Promise<SyncResult> {
 		const store = await this.refresh();
-		if (store.readOnly) return { ...UNCHANGED };
-		if (this.syncer.unchanged(path)) return { ...UNCHANGED };
+		if (store.readOnly || this.syncer.unchanged(path)) return unchangedResult();
 		// Tell a catch-up in any process to let this write in between its batches.
 		announceWrite(this.options.indexDir);
 		return this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });

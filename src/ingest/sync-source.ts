@@ -51,6 +51,11 @@ export interface SyncResult {
 }
 
 export const DEFAULT_BATCH_BYTES = 4 << 20;
+
+/** The result of a sync that found nothing to do. */
+export function unchangedResult(): SyncResult {
+	return { status: "unchanged", entriesAdded: 0, fragmentsAdded: 0, bytesRead: 0, fingerprintBytes: 0, skipped: 0 };
+}
 export const DEFAULT_MAX_LINE_BYTES = 8 << 20;
 
 interface BatchResult extends SyncResult {
@@ -137,14 +142,7 @@ export class SourceSyncer {
 	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
 	async sync(path: string, opts: SyncOptions = {}): Promise<SyncResult> {
 		const o = { ...this.options, ...opts };
-		const total: SyncResult = {
-			status: "unchanged",
-			entriesAdded: 0,
-			fragmentsAdded: 0,
-			bytesRead: 0,
-			fingerprintBytes: 0,
-			skipped: 0,
-		};
+		const total = unchangedResult();
 		for (;;) {
 			let batch: BatchResult;
 			try {
