@@ -8,7 +8,7 @@ import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp 
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import type { SyncOptions } from "./sync-source.js";
-import { yieldToAnnouncedWriters } from "./write-intent.js";
+import { type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";
 
 /** Everything a catch-up needs, as plain data (it crosses the worker boundary). */
 export interface CatchUpJob {
@@ -51,6 +51,7 @@ export interface JobHooks {
 /** Catch-up options for a job; it stops as soon as any of `locks` is compromised or the caller asks. */
 export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHandle[]): CatchUpOptions {
 	const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
+	const yielded: YieldMemo = { handled: 0 };
 	return {
 		roots: job.roots,
 		extraFiles: job.extraFiles,
@@ -59,7 +60,7 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		// Yield to the event loop (lock refresh) and to hot-path writers of any process that announced a write.
 		between: async () => {
 			await new Promise<void>((r) => setImmediate(r));
-			await yieldToAnnouncedWriters(job.indexDir);
+			await yieldToAnnouncedWriters(job.indexDir, yielded);
 		},
 		shouldStop: () => locks.some((l) => l.compromised) || (hooks.shouldStop?.() ?? false),
 		onProgress: hooks.onProgress,

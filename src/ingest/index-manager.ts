@@ -16,7 +16,7 @@ import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
-import { announceWrite } from "./write-intent.js";
+import { announceWrite, writeDone } from "./write-intent.js";
 
 export interface IndexManagerOptions {
 	indexDir: string;
@@ -89,7 +89,11 @@ export class IndexManager {
 		if (store.readOnly || this.syncer.unchanged(path)) return unchangedResult();
 		// Tell a catch-up in any process to let this write in between its batches.
 		announceWrite(this.options.indexDir);
-		return this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });
+		try {
+			return await this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });
+		} finally {
+			writeDone(this.options.indexDir);
+		}
 	}
 
 	/** Starts background catch-up unless one is already running here; resolves when it ends. */

@@ -1,48 +1,68 @@
 /**
  * Fairness between a bulk catch-up and the hot path across processes. SQLite queues writers with a sleeping busy
  * handler, so a hot-path sync (a tool call waiting) kept losing the race to catch-up's back-to-back transactions:
- * p95 730 ms, max 1.7 s in the benchmark. The hot path now touches a small intent file before it writes, and
- * catch-up, between its batches, steps aside while an intent is fresh.
+ * p95 730 ms, max 1.7 s in the benchmark. A hot-path writer now announces its write by touching a small file and
+ * clears it when done; catch-up, between its batches, steps aside once per announcement while it is open.
+ * Catch-up is never starved: it waits at most MAX_YIELD_MS per announcement and never twice for the same one.
  */
 import { statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const INTENT_FILE = "write-intent";
-/** An intent older than this is stale (its writer is done or gone). */
+/** An announcement older than this is stale (its writer crashed or is very slow). */
 const FRESH_MS = 300;
-/** Longest a catch-up waits for others' writes before its next batch. */
-const MAX_YIELD_MS = 1_000;
+/** Longest a catch-up waits for one announced write. */
+const MAX_YIELD_MS = 300;
 
-/** Marks that this process is about to write (best effort: never fails the caller). */
-export function announceWrite(indexDir: string): void {
+function touch(indexDir: string, time: Date): void {
 	const file = join(indexDir, INTENT_FILE);
-	const now = new Date();
 	try {
-		utimesSync(file, now, now);
+		utimesSync(file, time, time);
 	} catch {
 		try {
 			writeFileSync(file, "");
+			utimesSync(file, time, time);
 		} catch {
 			// A read-only index dir: there is no writing to announce anyway.
 		}
 	}
 }
 
-function freshIntent(indexDir: string): boolean {
+/** Marks that this process is about to write (best effort: never fails the caller). */
+export function announceWrite(indexDir: string): void {
+	touch(indexDir, new Date());
+}
+
+/** Marks the announced write as done (the file's time goes back to the epoch). */
+export function writeDone(indexDir: string): void {
+	touch(indexDir, new Date(0));
+}
+
+function intentTime(indexDir: string): number {
 	try {
-		return Date.now() - statSync(join(indexDir, INTENT_FILE)).mtimeMs < FRESH_MS;
+		return statSync(join(indexDir, INTENT_FILE)).mtimeMs;
 	} catch {
-		return false;
+		return 0;
 	}
 }
 
+/** What a catch-up remembers between batches: the last announcement it already stepped aside for. */
+export interface YieldMemo {
+	handled: number;
+}
+
 /**
- * Between catch-up batches: while a hot-path writer's intent is fresh, wait (in short sleeps, at most MAX_YIELD_MS)
- * so its transaction gets the write lock first.
+ * Between catch-up batches: if a hot-path writer announced a write it has not yet yielded to, wait (15 ms steps)
+ * until that writer is done or MAX_YIELD_MS passed, so its transaction gets the write lock first.
  */
-export async function yieldToAnnouncedWriters(indexDir: string): Promise<void> {
+export async function yieldToAnnouncedWriters(indexDir: string, memo: YieldMemo): Promise<void> {
+	const announced = intentTime(indexDir);
+	if (announced <= memo.handled || Date.now() - announced >= FRESH_MS) return;
+	memo.handled = announced;
 	const deadline = Date.now() + MAX_YIELD_MS;
-	while (freshIntent(indexDir) && Date.now() < deadline) {
+	while (Date.now() < deadline) {
 		await new Promise((r) => setTimeout(r, 15));
+		const now = intentTime(indexDir);
+		if (now < announced || Date.now() - now >= FRESH_MS) return;
 	}
 }

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IndexManager } from "../../src/ingest/index-manager.js";
-import { announceWrite, yieldToAnnouncedWriters } from "../../src/ingest/write-intent.js";
+import { announceWrite, writeDone, yieldToAnnouncedWriters } from "../../src/ingest/write-intent.js";
 import { openDatabase } from "../../src/store/db.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
@@ -47,25 +47,38 @@ describe("hot path vs. a writer holding the lock", () => {
 });
 
 describe("write intents", () => {
-	it("catch-up waits while an intent is fresh and goes on once it is stale", async () => {
-		let resolved = false;
-		announceWrite(root);
-		const waiting = yieldToAnnouncedWriters(root).then(() => {
-			resolved = true;
+	const settled = (p: Promise<void>) => {
+		const state = { done: false };
+		p.then(() => {
+			state.done = true;
 		});
-		await new Promise((r) => setTimeout(r, 100));
-		expect(resolved).toBe(false);
-		await waiting;
-		expect(resolved).toBe(true);
+		return state;
+	};
+	const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+	it("catch-up steps aside while an announced write is open and goes on when it is done", async () => {
+		announceWrite(root);
+		const memo = { handled: 0 };
+		const waiting = settled(yieldToAnnouncedWriters(root, memo));
+		await sleep(60);
+		expect(waiting.done).toBe(false);
+		writeDone(root);
+		await sleep(60);
+		expect(waiting.done).toBe(true);
+	});
+
+	it("never waits twice for the same announcement, so a busy writer cannot starve catch-up", async () => {
+		announceWrite(root);
+		const memo = { handled: 0 };
+		await yieldToAnnouncedWriters(root, memo);
+		const again = settled(yieldToAnnouncedWriters(root, memo));
+		await sleep(20);
+		expect(again.done).toBe(true);
 	});
 
 	it("nothing announced: catch-up does not wait", async () => {
-		let resolved = false;
-		const waiting = yieldToAnnouncedWriters(root).then(() => {
-			resolved = true;
-		});
-		await new Promise((r) => setTimeout(r, 30));
-		expect(resolved).toBe(true);
-		await waiting;
+		const waiting = settled(yieldToAnnouncedWriters(root, { handled: 0 }));
+		await sleep(20);
+		expect(waiting.done).toBe(true);
 	});
 });
