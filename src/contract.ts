@@ -163,15 +163,21 @@ export interface FragmentView {
 	text: TextPreview;
 }
 
-export interface FragmentWindow {
-	fragmentId: string;
-	semanticKind: SemanticKind;
+/** A contiguous window of one text, positions in Unicode code points. */
+export interface TextWindow {
+	/** The effective (clamped) start offset. */
 	offset: number;
 	text: string;
 	totalChars: number;
 	range: { start: number; end: number };
 	hasBefore: boolean;
 	hasAfter: boolean;
+}
+
+/** A targeted read: one fixed-size window into one fragment. */
+export interface FragmentWindow extends TextWindow {
+	fragmentId: string;
+	semanticKind: SemanticKind;
 }
 
 export interface NeighborEvent {

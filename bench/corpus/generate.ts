@@ -262,6 +262,26 @@ class SessionWriter {
 	}
 }
 
+/** An assistant message of the session's model, the way Pi records one. */
+function assistantMessage(
+	w: { model: { api: string; provider: string; model: string } },
+	rng: Rng,
+	content: Record<string, unknown>[],
+	stopReason: string,
+	extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+	return {
+		role: "assistant",
+		content,
+		api: w.model.api,
+		provider: w.model.provider,
+		model: w.model.model,
+		usage: usage(rng),
+		stopReason,
+		...extra,
+	};
+}
+
 function usage(rng: Rng): Record<string, unknown> {
 	const input = rng.range(200, 40_000);
 	const output = rng.range(5, 4000);
@@ -508,33 +528,17 @@ function turn(w: SessionWriter, hugeBytes: number): void {
 			blocks.push(call.block);
 			results.push(call.result);
 		}
-		w.message(
-			{
-				role: "assistant",
-				content: blocks,
-				api: w.model.api,
-				provider: w.model.provider,
-				model: w.model.model,
-				usage: usage(rng),
-				stopReason: "toolUse",
-			},
-			[1000, 90_000],
-		);
+		w.message(assistantMessage(w, rng, blocks, "toolUse"), [1000, 90_000]);
 		for (const res of results) res();
 	}
 	const roll = rng.next();
 	if (roll < 0.02) {
 		// Aborted / failed assistant turns carry empty content.
-		w.message({
-			role: "assistant",
-			content: [],
-			api: w.model.api,
-			provider: w.model.provider,
-			model: w.model.model,
-			usage: usage(rng),
-			stopReason: roll < 0.01 ? "aborted" : "error",
-			errorMessage: roll < 0.01 ? "Request was aborted" : "529 overloaded_error: Overloaded",
-		});
+		w.message(
+			assistantMessage(w, rng, [], roll < 0.01 ? "aborted" : "error", {
+				errorMessage: roll < 0.01 ? "Request was aborted" : "529 overloaded_error: Overloaded",
+			}),
+		);
 		return;
 	}
 	let text = assistantProse(rng, subject);
@@ -542,18 +546,7 @@ function turn(w: SessionWriter, hugeBytes: number): void {
 	const blocks: Record<string, unknown>[] = [];
 	if (w.model.provider !== "openai" && rng.chance(0.3)) blocks.push({ type: "thinking", thinking: thought(rng) });
 	blocks.push({ type: "text", text });
-	w.message(
-		{
-			role: "assistant",
-			content: blocks,
-			api: w.model.api,
-			provider: w.model.provider,
-			model: w.model.model,
-			usage: usage(rng),
-			stopReason: "stop",
-		},
-		[1000, 90_000],
-	);
+	w.message(assistantMessage(w, rng, blocks, "stop"), [1000, 90_000]);
 }
 
 /** A turn that plants every marker once, so even a 10-session corpus has a known hit for each query. */

@@ -2,21 +2,12 @@
  * Bounded views of long text: a head/tail preview and a movable fixed-size window.
  * All positions are Unicode code points (never UTF-16 units), so they stay stable for emoji, CJK and combining marks.
  */
-import type { TextPreview } from "../contract.js";
+import type { TextPreview, TextWindow } from "../contract.js";
+
+export type { TextWindow };
 
 /** Shown between the head and the tail of a truncated preview; counts against the budget. */
 export const PREVIEW_GAP_MARKER = "\n…\n";
-
-/** A contiguous window of one text, positions in code points. */
-export interface TextWindow {
-	/** The effective (clamped) start offset. */
-	offset: number;
-	text: string;
-	totalChars: number;
-	range: { start: number; end: number };
-	hasBefore: boolean;
-	hasAfter: boolean;
-}
 
 /** Splits a string into code points (surrogate pairs stay whole). */
 function codePoints(text: string): string[] {
