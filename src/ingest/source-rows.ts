@@ -53,12 +53,13 @@ export class SourceRows {
 	private readonly updateStates;
 	private readonly stateOf;
 	private readonly idUse;
+	private readonly updates = new Map<string, ReturnType<SqliteDb["prepare"]>>();
 
 	constructor(private readonly db: SqliteDb) {
 		this.byPath = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE path = ?`);
 		this.byIdentity = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE dev = ? AND ino = ?`);
 		this.insertSource = db.prepare(
-			"INSERT INTO sources (path, dev, ino, size, mtime_ms) VALUES (?, ?, ?, ?, ?) RETURNING id",
+			`INSERT INTO sources (path, dev, ino, size, mtime_ms) VALUES (?, ?, ?, ?, ?) RETURNING ${CHECKPOINT_COLUMNS}`,
 		);
 		this.insertEvent = db.prepare(
 			`INSERT INTO events (source_id, seq, entry_id, parent_id, entry_type, role, tool_name, tool_call_id, is_error,
@@ -98,9 +99,9 @@ export class SourceRows {
 		return this.byIdentity.all(dev, ino) as SourceCheckpoint[];
 	}
 
-	create(path: string, dev: string, ino: string, size: number, mtimeMs: number): number {
-		const row = this.insertSource.get(path, dev, ino, size, mtimeMs) as { id: number };
-		return row.id;
+	/** A new source row with an empty checkpoint. */
+	create(path: string, dev: string, ino: string, size: number, mtimeMs: number): SourceCheckpoint {
+		return this.insertSource.get(path, dev, ino, size, mtimeMs) as SourceCheckpoint;
 	}
 
 	/** Drops every derived row of a source (fragments and FTS rows follow by cascade and trigger). */
@@ -186,11 +187,21 @@ export class SourceRows {
 
 	/** Writes the checkpoint and header facts in the same transaction as the rows they describe. */
 	saveCheckpoint(sourceId: number, c: CheckpointUpdate): void {
-		const sets = Object.keys(c).map((k) => `${COLUMN[k as keyof CheckpointUpdate]} = @${k}`);
-		const params: Record<string, unknown> = {};
-		for (const [k, v] of Object.entries(c)) params[k] = typeof v === "boolean" ? (v ? 1 : 0) : (v ?? null);
-		params.id = sourceId;
-		this.db.prepare(`UPDATE sources SET ${sets.join(", ")} WHERE id = @id`).run(params);
+		const keys = Object.keys(c) as Array<keyof CheckpointUpdate>;
+		const signature = keys.join(",");
+		let update = this.updates.get(signature);
+		if (!update) {
+			// A sync writes one of a few column sets: each is prepared once per connection.
+			const sets = keys.map((k) => `${COLUMN[k]} = @${k}`).join(", ");
+			update = this.db.prepare(`UPDATE sources SET ${sets} WHERE id = @id`);
+			this.updates.set(signature, update);
+		}
+		const params: Record<string, unknown> = { id: sourceId };
+		for (const k of keys) {
+			const v = c[k];
+			params[k] = typeof v === "boolean" ? (v ? 1 : 0) : (v ?? null);
+		}
+		update.run(params);
 	}
 }
 

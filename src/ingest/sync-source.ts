@@ -78,6 +78,17 @@ function facts(st: BigIntStats): FileFacts {
 	};
 }
 
+/** The file is exactly as the last complete sync saw it: nothing to read. */
+function matchesCheckpoint(row: SourceCheckpoint, file: FileFacts): boolean {
+	return (
+		row.syncedAt !== null &&
+		row.dev === file.dev &&
+		row.ino === file.ino &&
+		row.size === file.size &&
+		row.mtimeMs === file.mtimeMs
+	);
+}
+
 function isGone(err: unknown): boolean {
 	const code = (err as NodeJS.ErrnoException).code;
 	return code === "ENOENT" || code === "ENOTDIR";
@@ -128,15 +139,14 @@ export class SourceSyncer {
 	 */
 	unchanged(path: string): boolean {
 		const row = this.rows.get(path);
-		if (!row || row.syncedAt === null) return false;
+		if (!row) return false;
 		let st: BigIntStats;
 		try {
 			st = statSync(path, { bigint: true });
 		} catch {
 			return false;
 		}
-		const f = facts(st);
-		return row.dev === f.dev && row.ino === f.ino && row.size === f.size && row.mtimeMs === f.mtimeMs;
+		return matchesCheckpoint(row, facts(st));
 	}
 
 	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
@@ -185,15 +195,7 @@ export class SourceSyncer {
 
 	/** One transaction: checks the file against its checkpoint and indexes at most one batch of new bytes. */
 	private batch(path: string, o: SyncOptions): BatchResult {
-		const result: BatchResult = {
-			status: "unchanged",
-			done: true,
-			entriesAdded: 0,
-			fragmentsAdded: 0,
-			bytesRead: 0,
-			fingerprintBytes: 0,
-			skipped: 0,
-		};
+		const result: BatchResult = { ...unchangedResult(), done: true };
 		this.fingerprintBytes = 0;
 		const opened = openFile(path);
 		let row = this.rows.get(path);
@@ -203,14 +205,7 @@ export class SourceSyncer {
 			return result;
 		}
 		const { fd, file } = opened;
-		if (
-			row &&
-			row.syncedAt !== null &&
-			row.dev === file.dev &&
-			row.ino === file.ino &&
-			row.size === file.size &&
-			row.mtimeMs === file.mtimeMs
-		) {
+		if (row && matchesCheckpoint(row, file)) {
 			closeSync(fd);
 			return result;
 		}
@@ -223,9 +218,7 @@ export class SourceSyncer {
 				}
 			}
 			if (!row) {
-				const id = this.rows.create(path, file.dev, file.ino, file.size, file.mtimeMs);
-				row = this.rows.get(path) as SourceCheckpoint;
-				row.id = id;
+				row = this.rows.create(path, file.dev, file.ino, file.size, file.mtimeMs);
 			} else {
 				const reason = this.rewriteReason(row, file, fd);
 				if (reason) {
