@@ -156,14 +156,8 @@ export class IndexRuntime {
 	async query<T>(who: CallIdentity, fn: (scope: QueryScope) => T): Promise<T> {
 		const index = await this.ready();
 		const sessionFile = resolveSessionFile(who.cwd, who.sessionFile);
-		if (sessionFile && existsSync(sessionFile)) {
-			try {
-				await index.manager.syncFile(sessionFile);
-			} catch (err) {
-				// The caller's own file failing to sync must not hide the rest of the corpus.
-				this.log("warn", "sync_failed", { file: sessionFile, ...errorFields(err) });
-			}
-		}
+		// The caller's own file failing to sync must not hide the rest of the corpus: it is logged, not thrown.
+		await this.syncSessionFile(who.cwd, who.sessionFile);
 		let coverage = await index.manager.coverage();
 		if (coverage.partial && !this.coldWaitDone) {
 			this.coldWaitDone = true;
