@@ -169,7 +169,7 @@ export interface SessionRootsOptions {
 }
 
 /** Immediate sub-folders of a directory, sorted; a missing or unreadable directory yields none. */
-function subdirectories(dir: string): string[] {
+export function subdirectories(dir: string): string[] {
 	try {
 		return readdirSync(dir, { withFileTypes: true })
 			.filter((entry) => entry.isDirectory())

@@ -4,6 +4,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { subdirectories } from "../config/pi-paths.js";
 
 /** A folder to look for `*.jsonl` session files in. */
 export interface DiscoveryRoot {
@@ -30,23 +31,13 @@ function jsonlIn(dir: string): string[] {
 	}
 }
 
-function subfoldersOf(dir: string): string[] {
-	try {
-		return readdirSync(dir, { withFileTypes: true })
-			.filter((d) => d.isDirectory())
-			.map((d) => join(dir, d.name));
-	} catch {
-		return [];
-	}
-}
-
 /** Every `*.jsonl` file under the roots plus `extraFiles`, deduplicated by resolved path. */
 export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = []): DiscoveredFile[] {
 	const paths = new Set<string>();
 	for (const root of roots) {
 		const dir = resolve(root.path);
 		for (const f of jsonlIn(dir)) paths.add(f);
-		if (root.subfolders) for (const sub of subfoldersOf(dir)) for (const f of jsonlIn(sub)) paths.add(f);
+		if (root.subfolders) for (const sub of subdirectories(dir)) for (const f of jsonlIn(sub)) paths.add(f);
 	}
 	for (const f of extraFiles) paths.add(resolve(f));
 	const found: DiscoveredFile[] = [];
