@@ -212,15 +212,18 @@ describe("openStore across processes", () => {
 	// Tests run as root, where chmod does not stop writes: run the opener as an unprivileged user instead.
 	const isRoot = process.getuid?.() === 0;
 	const ids = isRoot ? { uid: 65534, gid: 65534 } : {};
-	// That user must reach the project's files: a checkout under a mode-700 folder (e.g. a CI clone in a mktemp
-	// dir) would stop it at the first ancestor. Grant traverse (o+x) where missing while these tests run.
+	// That user must reach the project's files: a checkout in or under a mode-700 folder (CI clones into a mktemp
+	// dir) would stop it. Grant traverse (o+x) on the ancestors and, because Bun's resolver lists the directory it
+	// resolves from, read + traverse (o+rx) on the checkout root, where missing, while these tests run.
 	const granted: Array<{ dir: string; mode: number }> = [];
 	beforeAll(() => {
 		if (!isRoot) return;
-		for (let d = resolve(import.meta.dirname, "../.."); d !== dirname(d); d = dirname(d)) {
+		const checkout = resolve(import.meta.dirname, "../..");
+		for (let d = checkout; d !== dirname(d); d = dirname(d)) {
 			const mode = statSync(d).mode & 0o7777;
-			if ((mode & 0o001) === 0) {
-				chmodSync(d, mode | 0o001);
+			const need = d === checkout ? 0o005 : 0o001;
+			if ((mode & need) !== need) {
+				chmodSync(d, mode | need);
 				granted.push({ dir: d, mode });
 			}
 		}
