@@ -112,14 +112,14 @@ export function unicode61Tokens(text: string): string[] {
 	return out;
 }
 
-/** One token of the compiled expression. */
-interface QueryToken {
+/** One token of the compiled expression (`prefix`: matched as `"text"*`). */
+export interface QueryToken {
 	text: string;
 	prefix: boolean;
 }
 
 /** The query tokens of one term or phrase: unicode61 tokens, CJK runs expanded as the index expands them. */
-function segmentTokens(segment: string): QueryToken[] {
+export function segmentTokens(segment: string): QueryToken[] {
 	const out: QueryToken[] = [];
 	let endsWithCjkRun = false;
 	for (const token of unicode61Tokens(segment)) {
@@ -164,7 +164,7 @@ function isCjkBigramOf(bigram: string, last: string): boolean {
 }
 
 /** Lowercase and strip combining marks: approximately what unicode61 remove_diacritics 2 stores. */
-function normalizeToken(t: string): string {
+export function normalizeToken(t: string): string {
 	return t
 		.normalize("NFD")
 		.replace(/\p{Mn}/gu, "")
@@ -176,18 +176,25 @@ function quote(t: QueryToken): string {
 	return `"${t.text.replaceAll('"', '""')}"${t.prefix ? "*" : ""}`;
 }
 
+/** One piece of the raw query: a whitespace-separated term, or the text between a pair of double quotes. */
+export interface QuerySegment {
+	text: string;
+	quoted: boolean;
+}
+
 /** Split the raw query into terms (whitespace-separated) and phrases (between double quotes). */
-function splitQuery(query: string): string[] {
-	const segments: string[] = [];
+export function splitQuery(query: string): QuerySegment[] {
+	const segments: QuerySegment[] = [];
 	let i = 0;
 	while (i < query.length) {
 		const q = query.indexOf('"', i);
 		const closing = q < 0 ? -1 : query.indexOf('"', q + 1);
 		// An unbalanced quote is plain text: everything after it splits into terms.
 		const plainEnd = q < 0 || closing < 0 ? query.length : q;
-		for (const term of query.slice(i, plainEnd).split(/\s+/u)) if (term !== "") segments.push(term);
+		for (const term of query.slice(i, plainEnd).split(/\s+/u))
+			if (term !== "") segments.push({ text: term, quoted: false });
 		if (plainEnd === query.length) break;
-		segments.push(query.slice(q + 1, closing));
+		segments.push({ text: query.slice(q + 1, closing), quoted: true });
 		i = closing + 1;
 	}
 	return segments;
@@ -200,7 +207,7 @@ export function compileQuery(query: string): CompiledQuery | QueryError {
 	const phrases: string[][] = [];
 	const terms: string[] = [];
 	for (const segment of splitQuery(query)) {
-		const tokens = segmentTokens(segment);
+		const tokens = segmentTokens(segment.text);
 		if (tokens.length === 0) continue;
 		if (terms.length + tokens.length > MAX_QUERY_TOKENS) {
 			return {
