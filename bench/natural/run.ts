@@ -1,0 +1,63 @@
+/**
+ * Runs only the natural-question evaluation: `npx tsx bench/natural/run.ts [--all]`. Prints the scores overall and
+ * per class, then every question whose answer is not in the top 5 (all questions with --all), with the words of
+ * the question its answer lacks. Exit code 1 when the set breaks its own rules.
+ */
+import type { WrittenEvent } from "./corpus.js";
+import { type NaturalOutcome, type NaturalReport, type NaturalScores, runNaturalEval } from "./eval.js";
+import { contentWords, tokens } from "./words.js";
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function scoreLine(label: string, s: NaturalScores): string {
+	return `${label.padEnd(44)}${pct(s.recallAt1).padStart(8)}${pct(s.recallAt5).padStart(10)}${s.mrr.toFixed(3).padStart(8)}${pct(s.zeroHit).padStart(10)}`;
+}
+
+function outcomeLine(o: NaturalOutcome, answerText: (key: string) => string): string {
+	const answer = answerText(o.answers[0]);
+	const have = new Set(tokens(answer));
+	const missing = contentWords(o.text).filter((w) => !have.has(w));
+	const rank = (r: number | null) => (r === null ? "-" : String(r));
+	return [
+		`  [${o.cls}] ${o.text}`,
+		`      rank ${rank(o.rank)} (${o.hits} hits)  keywords ${rank(o.keywordRank)} (${o.keywordHits})  bm25-OR ${rank(o.bm25Rank)}   missing: ${missing.join(" ")}${o.error ? `   error: ${o.error}` : ""}`,
+		`      answer (${o.session}): ${answer.replace(/\s+/g, " ").slice(0, 140)}`,
+	].join("\n");
+}
+
+/** The whole plain-text report. */
+export function formatNaturalReport(report: NaturalReport, events: Map<string, WrittenEvent>, all: boolean): string {
+	const header = `${"".padEnd(44)}${"R@1".padStart(8)}${"R@5".padStart(10)}${"MRR".padStart(8)}${"zero-hit".padStart(10)}`;
+	const lines = [`natural-question evaluation: ${report.questions} questions`, header];
+	for (const r of report.rows) lines.push(scoreLine(r.ranking, r));
+	for (const c of report.byClass) {
+		lines.push("", `class ${c.cls} (${c.count})`);
+		for (const r of c.rows) lines.push(scoreLine(`  ${r.ranking}`, r));
+	}
+	const shown = report.outcomes.filter((o) => all || o.rank === null || o.rank > 5);
+	lines.push("", `${all ? "all questions" : "missed (answer not in the top 5)"}: ${shown.length}`);
+	const text = (key: string) => events.get(key)?.text ?? "(not written)";
+	for (const o of shown) lines.push(outcomeLine(o, text));
+	lines.push(
+		"",
+		`build ${report.timings.buildMs.toFixed(0)} ms; project queries ${report.timings.queryMs.toFixed(0)} ms; bm25-OR ${report.timings.bm25Ms.toFixed(0)} ms`,
+	);
+	if (report.problems.length > 0)
+		lines.push(`SET PROBLEMS (${report.problems.length}):`, ...report.problems.map((p) => `  ${p}`));
+	return lines.join("\n");
+}
+
+const all = process.argv.includes("--all");
+const events = new Map<string, WrittenEvent>();
+runNaturalEval((corpus) => {
+	for (const e of corpus.events) events.set(e.key, e);
+}).then(
+	(r) => {
+		console.log(formatNaturalReport(r, events, all));
+		if (r.problems.length > 0) process.exitCode = 1;
+	},
+	(err) => {
+		console.error(`natural eval: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+		process.exitCode = 1;
+	},
+);
