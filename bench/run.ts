@@ -2,7 +2,8 @@
  * `npm run bench` — generates (or reuses) the corpora, runs every figure against its baseline in the same run,
  * prints one table and writes docs/benchmarks.md. `--quick` is a smoke run (< 3 min) that never fails on timing.
  *
- * Flags: --quick, --fresh (regenerate corpora), --only a,b (figure names), --work <dir>, --doc <path>
+ * Flags: --quick, --fresh (regenerate corpora), --only a,b (figure names, plus ranking and natural), --work <dir>,
+ * --doc <path>
  * (default docs/benchmarks.md for full runs, <work>/benchmarks-quick.md for quick runs).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -25,6 +26,7 @@ import type { BenchContext, Figure, FigureRow } from "./figures/types.js";
 import { warmStart } from "./figures/warm-start.js";
 import { loadProjectApi } from "./lib/project-api.js";
 import { consoleTable, describeMachine, keptAnalysis, renderDoc } from "./lib/report.js";
+import { naturalFigureRows, runNaturalEval } from "./natural/eval.js";
 import { rankingFigureRows, runRankingEval } from "./ranking/eval.js";
 
 /** In run order: cold build first (it builds the indexes the others reuse). */
@@ -100,6 +102,24 @@ async function main(argv: string[]): Promise<number> {
 			failed = true;
 			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
 			rows.push({ figure: "9 Ranking", measured: "error", baseline: "—", ratio: "—", goal: "—", met: null, note: msg });
+		}
+	}
+	if (!only || only.includes("natural")) {
+		log("figure natural questions");
+		try {
+			rows.push(...naturalFigureRows(await runNaturalEval()));
+		} catch (err) {
+			failed = true;
+			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+			rows.push({
+				figure: "9 Natural questions",
+				measured: "error",
+				baseline: "—",
+				ratio: "—",
+				goal: "—",
+				met: null,
+				note: msg,
+			});
 		}
 	}
 	const sqlite = (new Database(":memory:").prepare("select sqlite_version() as v").get() as { v: string }).v;
