@@ -11,14 +11,7 @@
  * Rules and measured variant counts: docs/natural-phrasing.md.
  */
 
-import {
-	compileQuery,
-	normalizeToken,
-	type QueryToken,
-	segmentTokens,
-	splitQuery,
-	unicode61Tokens,
-} from "./query-compiler.js";
+import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
 import { wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
@@ -27,7 +20,11 @@ import { isStopword } from "./stopwords.js";
  * (`"v"`, `"prefix"*`); a string with spaces is a phrase of adjacent tokens.
  */
 export interface QueryTerm {
-	/** The normalised unit as typed: lowercase, diacritics folded like unicode61; tokens joined by single spaces. */
+	/**
+	 * The unit as typed, lowercased exactly as unicode61 lowercases, tokens joined by single spaces. Accents are
+	 * left for SQLite to fold (a JS fold disagrees with unicode61 on thousands of characters, e.g. kana with
+	 * dakuten), so the text always matches the tokens the index holds for the same typed word.
+	 */
 	text: string;
 	/** FTS token strings that count as the same word: `text` first, then inflections (at most MAX_WORD_FORMS). */
 	variants: string[];
@@ -63,8 +60,8 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const ignored: string[] = [];
 	for (const segment of splitQuery(query)) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
-		const text = tokens.map((t) => normalizeToken(t.text)).join(" ");
-		if (text.trim() === "") continue;
+		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
+		if (tokens.length === 0) continue;
 		if (segment.quoted) {
 			if (!phrases.some((p) => p.text === text)) phrases.push(exactUnit(text, tokens));
 			continue;
@@ -74,7 +71,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		if (isStopword(word)) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
-		} else terms.push(isInflectable(segment.text, tokens, text) ? wordUnit(text) : exactUnit(text, tokens));
+		} else terms.push(isInflectable(segment.text, tokens) ? wordUnit(text) : exactUnit(text, tokens));
 	}
 	// A query of nothing but function words ("the", "what was it") still searches for them.
 	if (phrases.length === 0 && terms.every((t) => t.optional)) {
@@ -107,14 +104,13 @@ function commonPrefix(words: string[]): string {
 }
 
 /**
- * True for a plain English word: one token of ASCII letters after folding, typed without digits, `_`, inner dots
- * or inner capitals, and not ALL CAPS (an acronym or a log constant is matched as written).
+ * True for a plain English word: one token typed in ASCII letters, without digits, `_`, inner dots or inner
+ * capitals anywhere in the segment, and not ALL CAPS (an acronym or a log constant is matched as written).
  */
-function isInflectable(raw: string, tokens: QueryToken[], text: string): boolean {
-	if (tokens.length !== 1 || !/^[a-z]{2,}$/u.test(text)) return false;
-	const word = tokens[0].text;
-	if (/[\p{Lu}]{2,}/u.test(word) && word === word.toUpperCase()) return false;
-	if (/\p{Ll}\p{Lu}/u.test(word)) return false;
+function isInflectable(raw: string, tokens: QueryToken[]): boolean {
+	const word = tokens.length === 1 ? tokens[0].text : "";
+	if (!/^[A-Za-z]{2,}$/u.test(word)) return false;
+	if (/^[A-Z]+$/u.test(word) || /[a-z][A-Z]/u.test(word)) return false;
 	// Digits, `_` or a dot between token characters anywhere in the typed segment mark an identifier.
 	return !/[\p{N}_]|[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(raw);
 }
@@ -127,7 +123,45 @@ function withoutPossessive(segment: string): string {
 
 /** The segment as a lowercase word with straight apostrophes and no surrounding punctuation ("Didn’t?" → "didn't"). */
 function contractionForm(segment: string): string {
-	return normalizeToken(segment)
+	return segment
+		.toLowerCase()
 		.replaceAll("’", "'")
 		.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+}
+
+/**
+ * Code points JavaScript lowercases but unicode61 (Unicode 6.1 tables) does not: case pairs added to Unicode
+ * later (Cherokee, Georgian Mtavruli, Adlam, …). Found by indexing "q<c>q" and "q<lowercase c>q" for every code
+ * point in a real FTS5 table; test/text/natural-query.test.ts re-checks it against SQLite.
+ */
+const CASE_UNKNOWN_TO_UNICODE61: ReadonlyArray<readonly [number, number]> = [
+	[0x37f, 0x37f],
+	[0x528, 0x52e],
+	[0x13a0, 0x13f5],
+	[0x1c89, 0x1c89],
+	[0x1c90, 0x1cbf],
+	[0x2c2f, 0x2c2f],
+	[0xa698, 0xa69a],
+	[0xa796, 0xa79e],
+	[0xa7ab, 0xa7dc],
+	[0xa7f5, 0xa7f5],
+	[0x104b0, 0x104d3],
+	[0x10570, 0x10595],
+	[0x10c80, 0x10cb2],
+	[0x10d50, 0x10d65],
+	[0x118a0, 0x118bf],
+	[0x16e40, 0x16e5f],
+	[0x16ea0, 0x16eb8],
+	[0x1e900, 0x1e921],
+];
+
+/** Lowercase `token` one code point at a time (no final-sigma rule), as unicode61 does; nothing else is folded. */
+export function lowerLikeUnicode61(token: string): string {
+	let out = "";
+	for (const ch of token) {
+		const cp = ch.codePointAt(0) ?? 0;
+		const unknown = cp >= 0x37f && CASE_UNKNOWN_TO_UNICODE61.some(([lo, hi]) => cp >= lo && cp <= hi);
+		out += unknown ? ch : ch.toLowerCase();
+	}
+	return out;
 }

@@ -150,13 +150,24 @@ function bases(w: string): string[] {
 	return [w];
 }
 
-/** Base, plural / third person, past, gerund; -ate verbs add their -ation nouns. */
+/** Base, plural / third person, past, gerund, then the -ion noun when spelling says which. */
 function paradigm(b: string): string[] {
 	const irregular = IRREGULAR.get(b);
 	if (irregular) return [...irregular];
 	const out = [b, plural(b), ...withSuffix(b, "ed"), ...withSuffix(b, "ing")];
-	if (b.endsWith("ate")) out.push(`${b.slice(0, -1)}ion`, `${b.slice(0, -1)}ions`);
+	const noun = ionNoun(b);
+	if (noun) out.push(noun, `${noun}s`);
 	return out;
+}
+
+/** The -ion noun of a verb: migrate → migration, optimize → optimization, connect → connection. */
+function ionNoun(b: string): string | undefined {
+	if (b.endsWith("ate")) return `${b.slice(0, -1)}ion`;
+	if (/(?:iz|ur)e$/u.test(b)) return `${b.slice(0, -1)}ation`; // optimization, configuration
+	if (/[eu]te$/u.test(b) && measure(b) >= 2) return `${b.slice(0, -1)}ion`; // deletion, execution
+	if (/(?:ct|ress|cuss)$/u.test(b)) return `${b}ion`; // connection, compression, discussion
+	if (/(?:ment|rm|stall)$/u.test(b)) return `${b}ation`; // implementation, information, installation
+	return undefined;
 }
 
 function plural(b: string): string {
@@ -192,7 +203,7 @@ function needsE(x: string): "yes" | "no" | "maybe" {
 	if (x.endsWith("u")) return "yes"; // continue, issue, value
 	if (/[aeiowxy]$/u.test(x)) return "no";
 	if (/(?:[^aeiou]at|[iy]z|v|[^aeiou]ur|[^a]ir|[^aeiou]ar|rs|[rd]g|[aeiou]c|rc|[bcdfgkptz]l)$/u.test(x)) return "yes";
-	if (/(?:[aeiou]s|[aeiou]ch|ng|nc|[^aeiou]or|eat)$/u.test(x)) return "maybe";
+	if (/(?:[aeiou]s|[aeiou]ch|[eu]t|eat|ng|nc|[^aeiou]or)$/u.test(x)) return "maybe"; // delet(e), but target
 	return measure(x) === 1 && endsCvc(x) ? "yes" : "no"; // mak(e), cod(e), writ(e); but edit, open
 }
 
