@@ -156,7 +156,7 @@ export const CAROLINE_SESSIONS: NaturalSession[] = [
 			),
 			u(
 				"Next month I'm speaking at a transgender conference in Portland about my coming out story. I'm terrified and excited.",
-				q("When is Caroline giving a talk at the conference?", "question-form"),
+				q("When is Caroline giving a talk at the conference?", "question-form", "caroline-talk-went-well"),
 				q("speaking at a trans conference in portland", "paraphrase"),
 			),
 			a(

@@ -2,7 +2,7 @@
  * General conversations of the natural-question set (LoCoMo-style): Gina's online store and a later Caroline
  * session that revisits earlier events (adoption, the conference, Luna), so old and new turns compete.
  */
-import { a, type NaturalSession, q, u } from "./set.js";
+import { a, keyed, type NaturalSession, q, u } from "./set.js";
 
 export const MORE_LIFE_SESSIONS: NaturalSession[] = [
 	{
@@ -75,10 +75,13 @@ export const MORE_LIFE_SESSIONS: NaturalSession[] = [
 		cwd: "/home/caroline/journal",
 		start: "2023-11-11T10:10:00.000Z",
 		turns: [
-			u(
-				"Caroline here. The conference talk in Portland went so well, people lined up afterwards to thank me, a mom cried telling me about her trans daughter.",
-				q("How did Caroline's talk at the transgender conference go?", "question-form"),
-				q("reactions after my portland speech", "paraphrase"),
+			keyed(
+				"caroline-talk-went-well",
+				u(
+					"Caroline here. The conference talk in Portland went so well, people lined up afterwards to thank me, a mom cried telling me about her trans daughter.",
+					q("How did Caroline's talk at the transgender conference go?", "question-form"),
+					q("reactions after my portland speech", "paraphrase"),
+				),
 			),
 			a("That must have been very moving, Caroline. How do you feel now that the talk is behind you?"),
 			u(
