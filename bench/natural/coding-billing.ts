@@ -21,7 +21,7 @@ export const BILLING_SESSIONS: NaturalSession[] = [
 			shFail(
 				"npx knex migrate:latest",
 				'Using environment: development\nmigration file "20260302_add_invoice_currency.ts" failed\nmigration failed with error: ALTER TABLE "invoices" ADD COLUMN "currency" varchar(3) NOT NULL DEFAULT \'EUR\' - canceling statement due to lock timeout\nError: canceling statement due to lock timeout',
-				q("which migration failed because of the lock timeout", "inflection"),
+				q("which migrations failed on the lock timeout", "inflection"),
 				q("why did the ALTER TABLE on invoices get cancelled?", "question-form"),
 			),
 			a(

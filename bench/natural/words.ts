@@ -13,7 +13,9 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 		"or other our ours out over own same she should so some such than that the their theirs them then there these they " +
 		"this those through to too under until up us very was we were what whatever when where which while who whom whose " +
 		"why will with would you your yours ever again anything something did didn t s ve ll re d m does doesn don isn " +
-		"wasn weren one ones"
+		"wasn weren one ones may might must shall ourselves yourself yourselves himself herself themselves onto since " +
+		"between through without within because per via whether though although aren can couldn won wouldn shouldn " +
+		"haven hasn hadn every"
 	).split(" "),
 );
 
