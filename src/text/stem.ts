@@ -154,19 +154,25 @@ function bases(w: string): string[] {
 function paradigm(b: string): string[] {
 	const irregular = IRREGULAR.get(b);
 	if (irregular) return [...irregular];
+	if (NOUN_OR_ADJECTIVE.test(b)) return [b, plural(b)];
 	const out = [b, plural(b), ...withSuffix(b, "ed"), ...withSuffix(b, "ing")];
 	const noun = ionNoun(b);
 	if (noun) out.push(noun, `${noun}s`);
 	return out;
 }
 
+/** Endings of nouns and adjectives that are never verbs (currency, memory, daily): no -ed/-ing forms. */
+const NOUN_OR_ADJECTIVE =
+	/(?:ness|ity|ism|ist|ship|hood|ous|ful|less|(?<!en|dis)able|ible|ary|ory|ency|ancy|ics|ical|ial|ual|[^p]ly)$/u;
+
 /** The -ion noun of a verb: migrate → migration, optimize → optimization, connect → connection. */
 function ionNoun(b: string): string | undefined {
+	if (b.length < 6) return undefined; // date, size, term
 	if (b.endsWith("ate")) return `${b.slice(0, -1)}ion`;
-	if (/(?:iz|ur)e$/u.test(b)) return `${b.slice(0, -1)}ation`; // optimization, configuration
+	if (/(?:gur|iz)e$/u.test(b)) return `${b.slice(0, -1)}ation`; // configuration, optimization
 	if (/[eu]te$/u.test(b) && measure(b) >= 2) return `${b.slice(0, -1)}ion`; // deletion, execution
 	if (/(?:ct|ress|cuss)$/u.test(b)) return `${b}ion`; // connection, compression, discussion
-	if (/(?:ment|rm|stall)$/u.test(b)) return `${b}ation`; // implementation, information, installation
+	if (/(?:rm|stall)$/u.test(b)) return `${b}ation`; // information, installation (not -ment: payment)
 	return undefined;
 }
 
@@ -184,15 +190,18 @@ function withSuffix(b: string, suffix: "ed" | "ing"): string[] {
 	if (suffix === "ing" && /[^eoy]e$/u.test(b)) return [`${b.slice(0, -1)}ing`];
 	if (!endsCvc(b)) return [b + suffix];
 	const doubled = b + b[b.length - 1] + suffix;
-	// One syllable always doubles (stopped); longer words double when the last syllable is stressed (committed,
-	// but edited): spelling cannot tell, so both.
-	return measure(b) === 1 ? [doubled] : [b + suffix, doubled];
+	// One syllable doubles (stopped); a longer word only when its last syllable is stressed (committed, referred,
+	// controlled; British cancelled, both spellings), not otherwise (edited, targeted, opened, filtered).
+	if (measure(b) === 1) return [doubled];
+	if (/(?:mit|fer|cur|pel|trol|quip)$/u.test(b)) return [doubled];
+	return b.endsWith("el") ? [b + suffix, doubled] : [b + suffix];
 }
 
 /** Bases of a verb stripped of -ed/-ing ("stopp" → stop, "migrat" → migrate, "fail" → fail). */
 function verbBases(x: string): string[] {
 	if (x.length >= 4 && endsDouble(x) && !/[lsz]$/u.test(x)) return [x.slice(0, -1)];
-	if (x.length >= 5 && /[^ai]ll$/u.test(x)) return [x.slice(0, -1), x]; // controlled, cancelled, but installed
+	// controlled, cancelled → control, cancel; but installed, smelled → install, smell
+	if (/[^ai]ll$/u.test(x) && measure(x) >= 2) return [x.slice(0, -1)];
 	const e = needsE(x);
 	if (e === "yes") return [`${x}e`];
 	return e === "maybe" ? [x, `${x}e`] : [x];

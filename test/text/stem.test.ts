@@ -17,7 +17,7 @@ const SAME_WORD: string[][] = [
 	["fix", "fixes", "fixed", "fixing"],
 	["connect", "connects", "connected", "connecting", "connection", "connections"],
 	["delete", "deletes", "deleted", "deleting", "deletion"],
-	["implement", "implemented", "implementation", "implementations"],
+	["implement", "implements", "implemented", "implementing"],
 	["enable", "enables", "enabled", "enabling"],
 	["optimize", "optimized", "optimization"],
 	["create", "created", "creating", "creation"],
@@ -76,6 +76,29 @@ describe("wordForms", () => {
 			expect(forms.length).toBeLessThanOrEqual(MAX_WORD_FORMS);
 			expect(new Set(forms).size).toBe(forms.length);
 		}
+	});
+
+	it("reaches a verb from its -ion noun even where the verb does not predict the noun", () => {
+		expect(wordForms("implementation")).toContain("implement");
+		expect(wordForms("implementations")).toContain("implemented");
+		expect(stem("implementation")).toBe(stem("implement"));
+		expect(wordForms("payment")).toEqual(["payment", "payments", "paymented", "paymenting"]);
+	});
+
+	it("does not give verb forms to nouns and adjectives with a telling suffix", () => {
+		expect(wordForms("currency")).toEqual(["currency", "currencies"]);
+		expect(wordForms("memories")).toEqual(["memories", "memory"]);
+		expect(wordForms("daily")).toEqual(["daily", "dailies"]);
+		expect(wordForms("apply")).toContain("applied");
+		expect(wordForms("disable")).toContain("disabled");
+	});
+
+	it("doubles the final consonant only where English does", () => {
+		expect(wordForms("target")).not.toContain("targetted");
+		expect(wordForms("open")).not.toContain("openned");
+		expect(wordForms("refer")).toContain("referred");
+		expect(wordForms("cancel")).toEqual(expect.arrayContaining(["canceled", "cancelled", "canceling", "cancelling"]));
+		expect(wordForms("cancelled")).toContain("cancel");
 	});
 
 	it("never adds a function word (used ↛ us)", () => {
