@@ -88,6 +88,18 @@ export interface EventSearchHit {
 	role?: string;
 	toolName?: string;
 	isError?: boolean;
+	/** Relaxed hits only: the query terms this event contains (quoted phrases are always among them). */
+	matchedTerms?: string[];
+	/** Relaxed hits only: the query terms this event does not contain. */
+	missingTerms?: string[];
+	/** The same event copied verbatim into `--fork` child sessions (each readable by its own identity). */
+	forkCopies?: EventRef[];
+}
+
+/** How many hits contain every term and how many only some (set when the result is relaxed). */
+export interface SearchTierCounts {
+	allTerms: number;
+	someTerms: number;
 }
 
 export interface EventSearchResult {
@@ -100,6 +112,13 @@ export interface EventSearchResult {
 	 * were ranked. Adding terms or filters narrows the match and lifts the cap.
 	 */
 	rankedMatchCap?: number;
+	/**
+	 * Set when fewer events than the limit contain every term: the page was filled with events that match only
+	 * some terms (best coverage of rare terms first); those hits carry matchedTerms/missingTerms.
+	 */
+	relaxed?: true;
+	/** Hits per tier, with `relaxed`. */
+	tiers?: SearchTierCounts;
 	coverage: Coverage;
 }
 

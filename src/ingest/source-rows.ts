@@ -2,9 +2,12 @@
  * Row-level writes for one source: events, fragments, their FTS bodies, tree states and the checkpoint.
  * Every function here runs inside the caller's write transaction.
  */
+import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
+import { RANK_COLUMNS, rankColumnIndex, TAGS_COLUMN } from "../query/rank.js";
 import type { SqliteDb } from "../store/db.js";
+import { fragmentTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 
 /** Receipts kept per source (the count is kept in full). */
@@ -47,11 +50,14 @@ export class SourceRows {
 	private readonly insertEvent;
 	private readonly insertFragment;
 	private readonly insertFts;
+	private readonly deleteFts;
+	private readonly eventFragments;
 	private readonly deleteEvents;
 	private readonly deleteSource;
 	private readonly skeleton;
 	private readonly updateStates;
 	private readonly stateOf;
+	private readonly cwdOfSource;
 	private readonly idUse;
 	private readonly updates = new Map<string, ReturnType<SqliteDb["prepare"]>>();
 
@@ -70,7 +76,18 @@ export class SourceRows {
 			`INSERT INTO fragments (source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
-		this.insertFts = db.prepare("INSERT INTO fragments_fts (rowid, body) VALUES (?, ?)");
+		// One statement per text column: the fragment's text goes into the column of its kind and length.
+		this.insertFts = RANK_COLUMNS.map((c) =>
+			db.prepare(`INSERT INTO fragments_fts (rowid, ${c.name}, ${TAGS_COLUMN}) VALUES (?, ?, ?)`),
+		);
+		this.deleteFts = db.prepare("DELETE FROM fragments_fts WHERE rowid = ?");
+		this.eventFragments = db.prepare(
+			`SELECT f.id, f.kind, f.text, f.char_count AS charCount, f.tool_name AS toolName, e.entry_type AS entryType,
+				e.role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp, s.cwd
+			FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
+			JOIN sources s ON s.id = f.source_id
+			WHERE f.source_id = ? AND f.event_seq = ?`,
+		);
 		this.deleteEvents = db.prepare("DELETE FROM events WHERE source_id = ?");
 		this.deleteSource = db.prepare("DELETE FROM sources WHERE id = ?");
 		this.skeleton = db.prepare(
@@ -78,6 +95,7 @@ export class SourceRows {
 				branch_state AS branchState, selection_state AS selectionState
 			FROM events WHERE source_id = ? ORDER BY seq`,
 		);
+		this.cwdOfSource = db.prepare("SELECT cwd FROM sources WHERE id = ?");
 		this.stateOf = db.prepare(
 			"SELECT branch_state AS branchState, selection_state AS selectionState FROM events WHERE source_id = ? AND seq = ?",
 		);
@@ -113,8 +131,16 @@ export class SourceRows {
 		this.deleteSource.run(sourceId);
 	}
 
-	/** Inserts events with their fragments and FTS bodies; `states` gives each event's tree states. */
-	insert(sourceId: number, projected: ProjectedEvent[], states: (seq: number) => TreeStates): number {
+	/**
+	 * Inserts events with their fragments and FTS documents; `states` gives each event's tree states, `cwd` is the
+	 * session's header cwd (a filter tag).
+	 */
+	insert(
+		sourceId: number,
+		projected: ProjectedEvent[],
+		states: (seq: number) => TreeStates,
+		cwd: string | null,
+	): number {
 		let fragmentCount = 0;
 		for (const e of projected) {
 			const s = states(e.seq);
@@ -149,11 +175,59 @@ export class SourceRows {
 					f.toolName ?? null,
 					f.toolCallId ?? null,
 				);
-				this.insertFts.run(r.lastInsertRowid, searchText(f.text));
+				const tags = fragmentTags({
+					sourceId,
+					cwd,
+					kind: f.kind,
+					entryType: e.entryType,
+					role: e.role ?? null,
+					toolName: f.toolName ?? e.toolName ?? null,
+					isError: e.isError === true,
+					retrieval: isRetrieval(f.toolName ?? null, e.role ?? null, e.toolName ?? null),
+					timestamp: e.timestamp,
+					branchState: s.branchState,
+					selectionState: s.selectionState,
+				});
+				this.writeFts(Number(r.lastInsertRowid), f.kind, f.charCount, f.text, tags);
 				fragmentCount++;
 			}
 		}
 		return fragmentCount;
+	}
+
+	private writeFts(id: number, kind: string, charCount: number, text: string, tags: string): void {
+		this.insertFts[rankColumnIndex(kind, charCount)].run(id, searchText(text), tags);
+	}
+
+	/**
+	 * Rewrites the FTS documents of one event whose tree states changed, so its state tags stay true. A contentless
+	 * row can only be replaced whole, so its text is indexed again: each event changes state a few times in its life
+	 * (direct → summarized at a compaction, selected → alternate at a branch), so this stays proportional to the
+	 * corpus over time.
+	 */
+	private retag(sourceId: number, seq: number, states: TreeStates): void {
+		for (const f of this.eventFragments.all(sourceId, seq) as FragmentForTags[]) {
+			this.deleteFts.run(f.id);
+			const facts: TagFacts = {
+				sourceId,
+				cwd: f.cwd,
+				kind: f.kind,
+				entryType: f.entryType,
+				role: f.role,
+				toolName: f.toolName ?? f.eventToolName,
+				isError: f.isError === 1,
+				retrieval: isRetrieval(f.toolName, f.role, f.eventToolName),
+				timestamp: f.timestamp,
+				branchState: states.branchState,
+				selectionState: states.selectionState,
+			};
+			this.writeFts(f.id, f.kind, f.charCount, f.text, fragmentTags(facts));
+		}
+	}
+
+	/** The stored header cwd of a source (null before its header was indexed). */
+	cwdOf(sourceId: number): string | null {
+		return (this.cwdOfSource.get(sourceId) as { cwd: string | null } | undefined)?.cwd ?? null;
 	}
 
 	/** Stored tree states of one event. */
@@ -179,6 +253,7 @@ export class SourceRows {
 			if (!s) continue;
 			if (s.branchState !== node.branchState || s.selectionState !== node.selectionState) {
 				this.updateStates.run(s.branchState, s.selectionState, sourceId, node.seq);
+				this.retag(sourceId, node.seq, s);
 				changed++;
 			}
 		}
@@ -203,6 +278,27 @@ export class SourceRows {
 		}
 		update.run(params);
 	}
+}
+
+/** One stored fragment with the facts its tags are derived from. */
+interface FragmentForTags {
+	id: number;
+	kind: string;
+	text: string;
+	charCount: number;
+	toolName: string | null;
+	entryType: string;
+	role: string | null;
+	eventToolName: string | null;
+	isError: number;
+	timestamp: string;
+	cwd: string | null;
+}
+
+/** Calls and results of the retrieval tools stay indexed as audit evidence but are hidden from ordinary searches. */
+function isRetrieval(fragmentTool: string | null, role: string | null, eventTool: string | null): boolean {
+	if (fragmentTool !== null && RETRIEVAL_TOOL_NAMES.includes(fragmentTool)) return true;
+	return role === "toolResult" && eventTool !== null && RETRIEVAL_TOOL_NAMES.includes(eventTool);
 }
 
 /** Checkpoint fields a sync may write; absent keys are left as they are. */

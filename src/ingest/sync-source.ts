@@ -291,7 +291,8 @@ export class SourceSyncer {
 		const header = state.header;
 
 		const states = this.treeStates(row, projected);
-		result.fragmentsAdded = this.rows.insert(row.id, projected, (seq) => states.get(seq) ?? UNKNOWN_STATES);
+		const cwd = header?.cwd ?? this.rows.cwdOf(row.id);
+		result.fragmentsAdded = this.rows.insert(row.id, projected, (seq) => states.get(seq) ?? UNKNOWN_STATES, cwd);
 		result.entriesAdded = projected.length;
 		result.skipped = receipts.length;
 		if (projected.length > 0 || receipts.length > 0 || row.offset !== state.byteOffset) {

@@ -1,9 +1,10 @@
 /**
  * Ranking of matched fragments (docs/ranking.md). Pure: search.ts runs the SQL, this module decides the order.
  *
- *   relevance = -bm25 × kindWeight(kind) × lengthFactor(charCount) × (1 + proximityBonus)
+ *   relevance = -bm25(fragments_fts; column weight = kindWeight(kind) × lengthFactor(charCount)) × (1 + proximityBonus)
  *
- * The first three factors are also the SQL ORDER BY of the candidate query (`candidateOrderSql`), so the short
+ * Each fragment's text is stored in the FTS column of its kind weight and length step (RANK_COLUMNS), so the
+ * weighted bm25 is computed inside the full-text index: the candidate query ranks without any join, and the short
  * statement is among the bounded candidates even when thousands of long tool outputs match. Proximity needs the
  * text, so only the first `RERANK_LIMIT` candidates (and at most `RERANK_TEXT_BUDGET` characters) get it.
  */
@@ -14,7 +15,7 @@ import { proximitySlack } from "./rank-proximity.js";
 export interface RankCandidate {
 	/** Fragment row id (rowid of fragments_fts). */
 	fragmentId: number;
-	/** bm25(fragments_fts): negative, lower is better. */
+	/** Weighted bm25 of fragments_fts (weightedBm25Sql): negative, lower is better. */
 	score: number;
 	/** Length of the fragment's text in code points. */
 	charCount: number;
@@ -69,6 +70,48 @@ export const RERANK_LIMIT = 200;
 export const RERANK_TEXT_BUDGET = 400_000;
 export const RERANK_FRAGMENT_CHARS = 32_000;
 
+/** One text column of fragments_fts: a fragment's text goes into the column of its kind weight and length step. */
+export interface RankColumn {
+	name: string;
+	/** kindWeight × lengthFactor of every fragment stored in it: its bm25 column weight. */
+	weight: number;
+}
+
+const CLASS_WEIGHTS = [...new Set([...Object.values(KIND_WEIGHTS), UNKNOWN_KIND_WEIGHT])].sort((a, b) => b - a);
+const STEP_FACTORS = [...LENGTH_STEPS.map((s) => s.factor), LONGEST_FACTOR];
+
+/**
+ * The text columns of fragments_fts, derived from the weight tables above (migration 0004 spells them out; a
+ * test checks they agree). The first, `body`, holds short conversational text, the bulk of what people search.
+ */
+export const RANK_COLUMNS: readonly RankColumn[] = CLASS_WEIGHTS.flatMap((w, i) =>
+	STEP_FACTORS.map((f, j) => ({ name: i === 0 && j === 0 ? "body" : `b${i}x${j}`, weight: w * f })),
+);
+
+/** The filter-token column of fragments_fts (src/text/fragment-tags.ts); its bm25 weight is 0. */
+export const TAGS_COLUMN = "tags";
+
+/** Index into RANK_COLUMNS of the column a fragment of this kind and length is stored in. */
+export function rankColumnIndex(kind: string, charCount: number): number {
+	const step = LENGTH_STEPS.findIndex((s) => charCount <= s.upTo);
+	return CLASS_WEIGHTS.indexOf(kindWeight(kind)) * STEP_FACTORS.length + (step < 0 ? LENGTH_STEPS.length : step);
+}
+
+/** `bm25(fragments_fts, …)` with every text column weighted by its RankColumn weight and the tags column by 0. */
+export function weightedBm25Sql(table = "fragments_fts"): string {
+	return `bm25(${table}, ${RANK_COLUMNS.map((c) => sqlNumber(c.weight)).join(", ")}, 0.0)`;
+}
+
+/** Column filter restricting an FTS5 expression to the text columns (never the tags). */
+export function textColumns(expr: string): string {
+	return `(- {${TAGS_COLUMN}} : (${expr}))`;
+}
+
+/** Column filter restricting an FTS5 expression to the tags column. */
+export function tagColumn(expr: string): string {
+	return `({${TAGS_COLUMN}} : (${expr}))`;
+}
+
 /** The weight of a semantic kind. */
 export function kindWeight(kind: string): number {
 	return (KIND_WEIGHTS as Record<string, number>)[kind] ?? UNKNOWN_KIND_WEIGHT;
@@ -86,26 +129,16 @@ export function proximityBonus(slack: number | undefined): number {
 	return PROXIMITY_WEIGHT * (1 - slack / PROXIMITY_WINDOW);
 }
 
-/** Relevance before proximity (positive, higher is better); exactly what `candidateOrderSql` orders by. */
-export function baseRelevance(c: Pick<RankCandidate, "score" | "kind" | "charCount">): number {
-	return -c.score * kindWeight(c.kind) * lengthFactor(c.charCount);
+/**
+ * Relevance before proximity (positive, higher is better): minus the weighted bm25 of fragments_fts, whose column
+ * weights are kindWeight × lengthFactor of the fragments each column holds (RANK_COLUMNS).
+ */
+export function baseRelevance(c: Pick<RankCandidate, "score">): number {
+	return -c.score;
 }
 
 function sqlNumber(n: number): string {
 	return Number.isInteger(n) ? `${n}.0` : String(n);
-}
-
-/**
- * SQL expression equal to -baseRelevance (lower is better, like bm25) over the given column expressions, for the
- * candidate query's ORDER BY. Built from the same tables as the JS functions above.
- */
-export function candidateOrderSql(bm25: string, kind: string, charCount: string): string {
-	// One IN list per weight keeps the statement short.
-	const tiers = new Map<number, string[]>();
-	for (const [k, w] of Object.entries(KIND_WEIGHTS)) tiers.set(w, [...(tiers.get(w) ?? []), `'${k}'`]);
-	const kinds = [...tiers].map(([w, ks]) => `WHEN ${kind} IN (${ks.join(", ")}) THEN ${sqlNumber(w)}`).join(" ");
-	const lengths = LENGTH_STEPS.map((s) => `WHEN ${charCount} <= ${s.upTo} THEN ${sqlNumber(s.factor)}`).join(" ");
-	return `(${bm25}) * (CASE ${kinds} ELSE ${sqlNumber(UNKNOWN_KIND_WEIGHT)} END) * (CASE ${lengths} ELSE ${sqlNumber(LONGEST_FACTOR)} END)`;
 }
 
 /**

@@ -38,9 +38,12 @@ describe("broad queries", () => {
 		expect(r.hits.map((h) => h.snippet)).not.toContain("ubiquitous word number 0");
 	});
 
-	it("a narrower query is ranked in full", () => {
+	it("a narrower query is ranked in full; the rest of the page is the relaxed tier, saying what it misses", () => {
 		const r = searchEvents(store.db, { query: "ubiquitous rarity" }, caller);
 		expect(r.rankedMatchCap).toBeUndefined();
-		expect(r.hits.map((h) => h.snippet)).toEqual(["ubiquitous word number 7 rarity"]);
+		expect(r.hits[0].snippet).toBe("ubiquitous word number 7 rarity");
+		expect(r.hits[0].missingTerms).toBeUndefined();
+		expect(r.tiers).toEqual({ allTerms: 1, someTerms: DEFAULT_BUDGETS.searchLimit - 1 });
+		for (const hit of r.hits.slice(1)) expect(hit.missingTerms).toEqual(["rarity"]);
 	});
 });

@@ -3,7 +3,7 @@
  * into a real SQLite store. Assertions are entry by entry against ids Pi wrote.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NOT_FOUND_MESSAGE } from "../../src/contract.js";
+import { type EventSearchResult, NOT_FOUND_MESSAGE } from "../../src/contract.js";
 import { QueryError } from "../../src/query/errors.js";
 import { traceSession } from "../../src/query/lineage.js";
 import { readEvent } from "../../src/query/read.js";
@@ -46,13 +46,19 @@ function failure(fn: () => unknown): QueryError {
 	throw new Error("expected a QueryError");
 }
 
+/** Keys of the hits that contain every term (the relaxed tier's hits say what they miss). */
+function fullKeys(r: EventSearchResult): string[] {
+	return hitKeys({ ...r, hits: r.hits.filter((x) => x.missingTerms === undefined) });
+}
+
 describe("searchEvents", () => {
-	it("finds a user phrase once per session that holds it (fork copies are separate hits)", () => {
+	it("finds a user phrase once, in the original session, with its fork copies folded into the hit", () => {
 		const { main, forkChild, grandChild, pathCopy } = h.corpus;
 		const r = search({ query: '"deploy the staging cluster"' });
 		const t1 = main.entries.t1User;
-		expect(hitKeys(r).sort()).toEqual(
-			[main.id, forkChild.id, grandChild.id, pathCopy.id].map((id) => `${id}/${t1}`).sort(),
+		expect(hitKeys(r)).toEqual([`${main.id}/${t1}`]);
+		expect(r.hits[0].forkCopies?.map((c) => `${c.sessionId}/${c.entryId}`).sort()).toEqual(
+			[forkChild.id, grandChild.id, pathCopy.id].map((id) => `${id}/${t1}`).sort(),
 		);
 		const hit = r.hits.find((x) => x.sessionId === main.id);
 		expect(hit).toMatchObject({
@@ -67,8 +73,11 @@ describe("searchEvents", () => {
 			matchingFragmentCount: 1,
 		});
 		expect(hit?.snippet).toContain("deploy the staging cluster");
-		// The /fork path copy has no compaction: the same entry is direct there.
-		expect(r.hits.find((x) => x.sessionId === pathCopy.id)?.selectionState).toBe("direct");
+		// Targeting a copy's session finds that copy; the /fork path copy has no compaction, so it is direct there.
+		const copy = search({ query: '"deploy the staging cluster"', sessionId: pathCopy.id });
+		expect(hitKeys(copy)).toEqual([`${pathCopy.id}/${t1}`]);
+		expect(copy.hits[0].selectionState).toBe("direct");
+		expect(copy.hits[0].forkCopies).toBeUndefined();
 		expect(r.truncated).toBe(false);
 		expect(r.limit).toBe(10);
 		expect(r.coverage).toMatchObject({ known: 5, indexed: 5, pending: 0, failed: 0, partial: false });
@@ -135,14 +144,14 @@ describe("searchEvents", () => {
 	it("applies the caller rules: own session only when targeted, and then only before the cutoff", () => {
 		const { main, forkChild, grandChild } = h.corpus;
 		const self = h.caller({ sessionFile: main.file, sessionId: main.id, cutoffEntryId: main.entries.finalUser });
-		// Untargeted: the caller's own file is left out; its fork copies are other sessions.
+		// Untargeted: the caller's own file is left out; its fork copies are other sessions (the grandchild's copy
+		// folds into the child's).
 		const untargeted = search({ query: '"final question"' }, self);
-		expect(hitKeys(untargeted).sort()).toEqual(
-			[forkChild.id, grandChild.id].map((id) => `${id}/${main.entries.finalUser}`).sort(),
-		);
+		expect(hitKeys(untargeted)).toEqual([`${forkChild.id}/${main.entries.finalUser}`]);
+		expect(untargeted.hits[0].forkCopies).toEqual([{ sessionId: grandChild.id, entryId: main.entries.finalUser }]);
 		// Targeted: entries before the invocation cutoff only; the calling entry never matches itself.
 		expect(search({ query: '"final question"', sessionId: main.id }, self).hits).toEqual([]);
-		expect(hitKeys(search({ query: "deploy staging", sessionId: main.id }, self))).toEqual([
+		expect(fullKeys(search({ query: "deploy staging", sessionId: main.id }, self))).toEqual([
 			`${main.id}/${main.entries.t1User}`,
 		]);
 		const later = h.caller({ sessionFile: main.file, sessionId: main.id, cutoffEntryId: main.entries.finalAnswer });
@@ -219,9 +228,12 @@ describe("searchEvents", () => {
 				expect((err as QueryError).code).toBe("invalid_request");
 			}
 		}
-		// AND is a literal word (which no entry contains), not an operator.
-		expect(search({ query: "deploy AND staging", sessionId: h.corpus.main.id }).hits).toEqual([]);
-		expect(hitKeys(search({ query: "deploy staging", sessionId: h.corpus.main.id }))).toEqual([
+		// AND is a literal word (which no entry contains), not an operator: no event contains all three terms.
+		const literal = search({ query: "deploy AND staging", sessionId: h.corpus.main.id });
+		expect(literal.relaxed).toBe(true);
+		expect(literal.tiers?.allTerms).toBe(0);
+		for (const hit of literal.hits) expect(hit.missingTerms).toContain("and");
+		expect(fullKeys(search({ query: "deploy staging", sessionId: h.corpus.main.id }))).toEqual([
 			`${h.corpus.main.id}/${h.corpus.main.entries.t1User}`,
 		]);
 		for (const query of ["", "   ", "!!! ... ???", "()*^"]) {

@@ -1,20 +1,22 @@
 /**
- * The ranking's pure parts: kind weights, length factor, proximity, the final order, and the SQL candidate order
- * (evaluated by real SQLite against the JS formula).
+ * The ranking's pure parts: kind weights, length factor, proximity, the final order, and the weighted bm25 of the
+ * rank columns (evaluated by real SQLite on the table migration 0004 creates).
  */
+import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SEMANTIC_KINDS } from "../../src/contract.js";
 import {
-	baseRelevance,
-	candidateOrderSql,
 	kindWeight,
 	lengthFactor,
 	proximityBonus,
 	proximityTargets,
+	RANK_COLUMNS,
 	type RankCandidate,
 	RERANK_LIMIT,
 	rankCandidates,
+	rankColumnIndex,
+	weightedBm25Sql,
 } from "../../src/query/rank.js";
 import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
 
@@ -54,17 +56,37 @@ describe("weights and length", () => {
 		expect(lengthFactor(10_000_000)).toBeLessThan(lengthFactor(600_000));
 	});
 
-	it("SQLite's candidate order expression equals the JS relevance for every kind and length", () => {
-		const db = new Database(":memory:");
-		const plain = db.prepare(`SELECT ${candidateOrderSql("$s", "$k", "$c")} AS v`).pluck();
+	it("stores each fragment in the column weighted kindWeight × lengthFactor, as migration 0004 declares them", () => {
 		for (const kind of [...SEMANTIC_KINDS, "unknown_kind"]) {
 			for (const len of [0, 999, 1000, 1001, 4000, 40_000, 2_000_000]) {
-				expect(plain.get({ s: -3.25, k: kind, c: len })).toBeCloseTo(
-					-baseRelevance({ score: -3.25, kind, charCount: len }),
-					12,
-				);
+				expect(RANK_COLUMNS[rankColumnIndex(kind, len)].weight).toBeCloseTo(kindWeight(kind) * lengthFactor(len), 12);
 			}
 		}
+		const sql = readFileSync(new URL("../../migrations/0004_fts_rank_columns_and_tags.sql", import.meta.url), "utf8");
+		expect(sql).toContain(`USING fts5(${RANK_COLUMNS.map((c) => c.name).join(", ")}, tags,`);
+	});
+
+	it("real SQLite's weighted bm25 puts a 20-word statement above a 40,000-character output that plain bm25 prefers", () => {
+		const db = new Database(":memory:");
+		const sql = readFileSync(new URL("../../migrations/0004_fts_rank_columns_and_tags.sql", import.meta.url), "utf8");
+		db.exec("CREATE TABLE fragments (id INTEGER PRIMARY KEY)");
+		for (const stmt of sql.split("--> statement-breakpoint")) db.exec(stmt);
+		const put = (id: number, kind: string, text: string) =>
+			db
+				.prepare(
+					`INSERT INTO fragments_fts (rowid, ${RANK_COLUMNS[rankColumnIndex(kind, text.length)].name}) VALUES (?, ?)`,
+				)
+				.run(id, text);
+		put(1, "user_text", "we agreed the lighthouse deploy waits for the staging sign off from ops before friday");
+		put(2, "tool_result", `${"lighthouse deploy log line with other words ".repeat(900)}`);
+		for (let i = 3; i < 40; i++) put(i, "assistant_text", `unrelated filler number ${i}`);
+		const order = (score: string) =>
+			db
+				.prepare(`SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH 'lighthouse deploy' ORDER BY ${score}`)
+				.pluck()
+				.all();
+		expect(order("bm25(fragments_fts)")).toEqual([2, 1]);
+		expect(order(weightedBm25Sql())).toEqual([1, 2]);
 		db.close();
 	});
 });
@@ -106,12 +128,6 @@ describe("proximity", () => {
 });
 
 describe("rankCandidates", () => {
-	it("puts a 20-word statement above a 40,000-character output with a better bm25", () => {
-		const statement = candidate({ fragmentId: 1, score: -4, charCount: 120, kind: "user_text" });
-		const output = candidate({ fragmentId: 2, score: -9, charCount: 40_000, kind: "tool_result" });
-		expect(rankCandidates([output, statement]).map((c) => c.fragmentId)).toEqual([1, 2]);
-	});
-
 	it("lets proximity lift the output that holds the terms side by side over one that scatters them", () => {
 		const scattered = candidate({ fragmentId: 1, score: -6, charCount: 3000, kind: "tool_result" });
 		const adjacent = candidate({ fragmentId: 2, score: -5, charCount: 3000, kind: "tool_result" });

@@ -1,0 +1,115 @@
+/**
+ * Stage 2: candidates of one conjunction of terms under the plan. Everything that narrows happens inside the FTS
+ * index (terms on the text columns, filters and authorization on the tags column); then a bounded window of the
+ * newest matches is ranked there by weighted bm25 (rank.ts) and only the best few rows are joined to their
+ * events and sessions, where the exact SQL checks are applied.
+ */
+import type { BranchState, SelectionState } from "../../contract.js";
+import { all, get, type QueryDb } from "../db.js";
+import { QueryError } from "../errors.js";
+import { type RankCandidate, tagColumn, textColumns, weightedBm25Sql } from "../rank.js";
+import type { SearchPlan } from "./request.js";
+
+/** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
+export const MAX_RANKED_MATCHES = 10_000;
+
+/** Ranked fragments joined and checked per page; a page is re-fetched further down only when checks reject rows. */
+export const SEARCH_CANDIDATE_LIMIT = 500;
+
+/** Pages of candidates fetched at most when exact checks reject rows the tags let through. */
+const MAX_PAGES = 4;
+
+/** One matched fragment with the event and session facts hits need. */
+export interface CandidateRow extends RankCandidate {
+	fragmentToolName: string | null;
+	entryId: string;
+	entryType: string;
+	role: string | null;
+	eventToolName: string | null;
+	isError: number;
+	branchState: BranchState;
+	selectionState: SelectionState;
+	sessionName: string | null;
+	cwd: string;
+}
+
+/** Candidates of one conjunction, best first by weighted bm25. */
+export interface Candidates {
+	rows: CandidateRow[];
+	/** More matches existed than the ranked window held (the cap applied). */
+	capped: boolean;
+	/** More candidates than returned passed the checks (the page limit applied). */
+	more: boolean;
+}
+
+/** The full MATCH expression: the terms on the text columns AND the plan's tag expressions, minus its exclusions. */
+export function matchExpression(plan: SearchPlan, termMatches: readonly string[]): string {
+	const parts = [textColumns(termMatches.join(" AND ")), ...plan.tagMatches.map(tagColumn)];
+	const positive = parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
+	if (plan.tagExclusions.length === 0) return positive;
+	return `${positive} NOT ${tagColumn(plan.tagExclusions.join(" OR "))}`;
+}
+
+const JOIN_SQL = `SELECT f.id AS fragmentId, f.source_id AS sourceId, f.event_seq AS seq, f.ord AS ord, f.kind AS kind,
+	f.char_count AS charCount, f.tool_name AS fragmentToolName, e.entry_id AS entryId, e.entry_type AS entryType,
+	e.role AS role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp AS timestamp,
+	e.branch_state AS branchState, e.selection_state AS selectionState,
+	s.session_id AS sessionId, s.session_name AS sessionName, s.cwd AS cwd
+FROM json_each(?) j
+JOIN fragments f ON f.id = j.value
+JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
+JOIN sources s ON s.id = f.source_id`;
+
+/**
+ * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. `cap` bounds the
+ * matches ranked (newest first), `limit` the rows returned. Throws QueryError if SQLite rejects the statement.
+ */
+export function findCandidates(
+	db: QueryDb,
+	plan: SearchPlan,
+	termMatches: readonly string[],
+	cap = MAX_RANKED_MATCHES,
+	limit = SEARCH_CANDIDATE_LIMIT,
+	log?: (message: string) => void,
+): Candidates {
+	const match = matchExpression(plan, termMatches);
+	try {
+		// Bounded work: a probe walks the doclist alone, newest first, to the cap-th match.
+		const probe = get<{ rowid: number }>(
+			db,
+			"SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+			[match, cap],
+		);
+		const floor = probe?.rowid ?? 0;
+		const checks = plan.checks.filter((c) => c.sql !== "");
+		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
+		const params = checks.flatMap((c) => c.params);
+		const rows: CandidateRow[] = [];
+		let more = false;
+		for (let page = 0; page < MAX_PAGES; page++) {
+			const ranked = all<{ id: number; score: number }>(
+				db,
+				`SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
+				WHERE fragments_fts MATCH ? AND rowid > ? ORDER BY score, rowid LIMIT ? OFFSET ?`,
+				[match, floor, limit, page * limit],
+			);
+			if (ranked.length === 0) break;
+			const score = new Map(ranked.map((r) => [r.id, r.score]));
+			const checked = all<Omit<CandidateRow, "score">>(db, `${JOIN_SQL} ${where}`, [
+				JSON.stringify(ranked.map((r) => r.id)),
+				...params,
+			]);
+			for (const row of checked) rows.push({ ...row, score: score.get(row.fragmentId) ?? 0 });
+			if (ranked.length < limit) break;
+			if (rows.length >= limit) {
+				more = true;
+				break;
+			}
+		}
+		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
+		return { rows: rows.slice(0, limit), capped: probe !== undefined, more: more || rows.length > limit };
+	} catch (err) {
+		log?.(`event_search failed for match ${JSON.stringify(match)}: ${(err as Error).message}`);
+		throw new QueryError("invalid_request", "The search could not be run; try simpler terms.");
+	}
+}

@@ -1,0 +1,108 @@
+/**
+ * Stage 3: rank candidate fragments (proximity over a bounded prefix, rank.ts) and coalesce them into one group per
+ * event, best first; then fold verbatim `--fork` copies into the event of the original session.
+ */
+import { all, type QueryDb } from "../db.js";
+import { parentPathCandidates } from "../forks.js";
+import { proximityTargets, RERANK_FRAGMENT_CHARS, rankCandidates } from "../rank.js";
+import { SOURCE_COLUMNS, type SourceLite } from "../rows.js";
+import type { CandidateRow } from "./candidates.js";
+
+/** The matching fragments of one event, best first. */
+export interface EventGroup {
+	best: CandidateRow;
+	count: number;
+	others: string[];
+	/** Same event copied into forked sessions, folded into this one. */
+	forkCopies?: Array<{ sessionId: string; entryId: string }>;
+}
+
+/** The identity of an event across tiers: (source, seq). */
+export function eventKey(row: Pick<CandidateRow, "sourceId" | "seq">): string {
+	return `${row.sourceId}:${row.seq}`;
+}
+
+/** Rank `rows` for the query's phrases and group them per event; `otherIds` bounds the other fragment ids kept. */
+export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][], otherIds: number): EventGroup[] {
+	// Proximity needs text: read it for a bounded prefix of the candidates only.
+	const targets = proximityTargets(rows, phrases.length);
+	const texts = new Map<number, string>();
+	if (targets.length > 0) {
+		for (const r of all<{ id: number; text: string }>(
+			db,
+			"SELECT id, substr(text, 1, ?) AS text FROM fragments WHERE id IN (SELECT value FROM json_each(?))",
+			[RERANK_FRAGMENT_CHARS, JSON.stringify(targets)],
+		))
+			texts.set(r.id, r.text);
+	}
+	const groups = new Map<string, EventGroup>();
+	for (const row of rankCandidates(rows, phrases, texts)) {
+		const key = eventKey(row);
+		const group = groups.get(key);
+		if (group === undefined) groups.set(key, { best: row, count: 1, others: [] });
+		else {
+			group.count++;
+			if (group.others.length < otherIds) group.others.push(`${row.entryId}#${row.ord}`);
+		}
+	}
+	return [...groups.values()];
+}
+
+/**
+ * Fold fork copies: Pi's `--fork` copies entries verbatim (same entry id, same text) into a child session whose
+ * header names the parent. When both copies matched, the child's is dropped from the list and named in the
+ * original's `forkCopies` (it stays readable by its own identity). Different sessions sharing an entry id by
+ * chance (v1 ids) are left alone: the child must name the other as an ancestor and the matched text must agree.
+ */
+export function foldForkCopies(db: QueryDb, groups: EventGroup[]): EventGroup[] {
+	const byEntry = new Map<string, EventGroup[]>();
+	for (const g of groups) byEntry.set(g.best.entryId, [...(byEntry.get(g.best.entryId) ?? []), g]);
+	const shared = [...byEntry.values()].filter((gs) => new Set(gs.map((g) => g.best.sourceId)).size > 1);
+	if (shared.length === 0) return groups;
+	const ids = [...new Set(shared.flat().map((g) => g.best.sourceId))];
+	const sources = new Map(
+		all<SourceLite>(db, `SELECT ${SOURCE_COLUMNS} FROM sources s WHERE s.id IN (SELECT value FROM json_each(?))`, [
+			JSON.stringify(ids),
+		]).map((s) => [s.id, s]),
+	);
+	const byPath = new Map([...sources.values()].map((s) => [s.path, s]));
+	/** The source `child` names as its parent, if it is among the sources at hand. */
+	const parentOf = (child: SourceLite) =>
+		parentPathCandidates(child)
+			.map((p) => byPath.get(p))
+			.find(Boolean);
+	const isAncestor = (a: SourceLite, b: SourceLite) => {
+		let cur: SourceLite | undefined = b;
+		for (let depth = 0; cur && depth < 16; depth++) {
+			cur = parentOf(cur);
+			if (cur?.id === a.id) return true;
+		}
+		return false;
+	};
+	const sameText = (a: CandidateRow, b: CandidateRow) =>
+		a.score === b.score &&
+		all<{ same: number }>(
+			db,
+			"SELECT (SELECT text FROM fragments WHERE id = ?) = (SELECT text FROM fragments WHERE id = ?) AS same",
+			[a.fragmentId, b.fragmentId],
+		)[0]?.same === 1;
+	const dropped = new Set<EventGroup>();
+	for (const gs of shared) {
+		for (const original of gs) {
+			if (dropped.has(original)) continue;
+			const o = sources.get(original.best.sourceId);
+			if (!o) continue;
+			for (const copy of gs) {
+				const c = sources.get(copy.best.sourceId);
+				if (copy === original || dropped.has(copy) || !c || !isAncestor(o, c)) continue;
+				if (!sameText(original.best, copy.best)) continue;
+				dropped.add(copy);
+				original.forkCopies = [
+					...(original.forkCopies ?? []),
+					{ sessionId: copy.best.sessionId, entryId: copy.best.entryId },
+				];
+			}
+		}
+	}
+	return groups.filter((g) => !dropped.has(g));
+}

@@ -1,0 +1,334 @@
+/**
+ * The search filters, each declared once: its request field, value shape, description, CLI flag(s), validation,
+ * how it narrows the FTS match (tokens of the `tags` column, src/text/fragment-tags.ts) and the exact SQL check on
+ * the rows the match returns. The TypeBox schema (src/tools/schemas.ts), the CLI search options (src/cli/) and the
+ * filter sentence of the prompt are derived from this list: adding a filter touches this file only.
+ */
+import path from "node:path";
+import type { BranchState, EventSearchRequest, SelectionState } from "../../contract.js";
+import { SEMANTIC_KINDS } from "../../contract.js";
+import { dayRangeTags, tag } from "../../text/fragment-tags.js";
+import { type AuthorizedRoots, isInsideRoot, normalizeRoot, pathInsideSql, type SqlClause } from "../authorize.js";
+import type { CallerContext } from "../caller.js";
+import { all, type QueryDb } from "../db.js";
+import { invalid } from "../errors.js";
+
+/** What a filter's tag and SQL forms may consult. */
+export interface FilterContext {
+	db: QueryDb;
+	caller: CallerContext;
+	auth: AuthorizedRoots;
+}
+
+/** How a filter's value is typed (drives the schema and the CLI option kind). */
+export type FilterShape =
+	| { type: "string" }
+	| { type: "path" }
+	| { type: "strings"; values?: readonly string[] }
+	| { type: "boolean" }
+	| { type: "time-range" };
+
+/** One CLI flag of a filter; `key` names the sub-field of an object-valued filter (time.from). */
+export interface FilterFlag {
+	flag: string;
+	value?: string;
+	help: string;
+	key?: string;
+}
+
+/**
+ * A tag form: FTS5 expression over the tags column (already quoted tokens joined by OR/AND), `null` when nothing
+ * can match (e.g. an unknown session), or undefined when the filter cannot narrow the match by tags.
+ */
+export type TagForm = string | null | undefined;
+
+/** One declared filter. `T` is the normalized value. */
+export interface SearchFilter<T = unknown> {
+	field: Exclude<keyof EventSearchRequest, "query">;
+	shape: FilterShape;
+	/** One sentence for the model (tool schema) and the docs. */
+	description: string;
+	/** Short name used in the prompt's filter sentence. */
+	promptName: string;
+	flags: FilterFlag[];
+	/** Normalize and validate; undefined = filter not set. Throws QueryError with a message fit for the model. */
+	parse(value: unknown): T | undefined;
+	tags(value: T, ctx: FilterContext): TagForm;
+	/** Exact condition over aliases f (fragments), e (events), s (sources). */
+	sql(value: T, ctx: FilterContext): SqlClause;
+}
+
+const BRANCH_STATES: readonly BranchState[] = ["selected", "alternate", "unknown"];
+const SELECTION_STATES: readonly SelectionState[] = [
+	"direct",
+	"summarized",
+	"not-selected",
+	"not-applicable",
+	"unknown",
+];
+
+/** Visible cwds beyond which a tag form is not built (the SQL check alone applies). */
+export const MAX_TAG_ALTERNATIVES = 400;
+
+function placeholders(n: number): string {
+	return Array.from({ length: n }, () => "?").join(", ");
+}
+
+/** OR of tokens, or null for none (nothing can match). */
+export function anyOf(tokens: readonly string[]): TagForm {
+	if (tokens.length === 0) return null;
+	return [...new Set(tokens)].map((t) => `"${t}"`).join(" OR ");
+}
+
+function stringList(name: string, value: unknown): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+		throw invalid(`"${name}" must be a list of strings.`);
+	}
+	const list = (value as string[]).map((v) => v.trim()).filter((v) => v !== "");
+	return list.length > 0 ? [...new Set(list)] : undefined;
+}
+
+function enumList<T extends string>(name: string, value: unknown, allowed: readonly T[]): T[] | undefined {
+	const list = stringList(name, value);
+	if (list === undefined) return undefined;
+	const bad = list.filter((v) => !(allowed as readonly string[]).includes(v));
+	if (bad.length > 0) throw invalid(`"${name}" has unknown value(s) ${bad.join(", ")}; use ${allowed.join(", ")}.`);
+	return list as T[];
+}
+
+function isoTime(name: string, value: unknown): string | undefined {
+	if (value === undefined || value === null || value === "") return undefined;
+	if (typeof value !== "string" || Number.isNaN(Date.parse(value))) {
+		throw invalid(`"${name}" must be an ISO date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z.`);
+	}
+	return new Date(Date.parse(value)).toISOString();
+}
+
+/** Distinct session cwds of the index for which `keep` holds, as tag tokens; undefined past the cap. */
+export function cwdTags(db: QueryDb, keep: (cwd: string) => boolean): { tokens: string[]; all: boolean } | undefined {
+	const cwds = all<{ cwd: string }>(db, "SELECT DISTINCT cwd FROM sources WHERE cwd IS NOT NULL AND cwd <> ''").map(
+		(r) => r.cwd,
+	);
+	const kept = cwds.filter(keep);
+	if (kept.length === cwds.length) return { tokens: [], all: true };
+	if (kept.length > MAX_TAG_ALTERNATIVES) return undefined;
+	return { tokens: kept.map(tag.cwd), all: false };
+}
+
+const listFilter = (
+	field: "roles" | "toolNames",
+	column: string,
+	toTag: (v: string) => string,
+	description: string,
+	promptName: string,
+	flag: FilterFlag,
+): SearchFilter<string[]> => ({
+	field,
+	shape: { type: "strings" },
+	description,
+	promptName,
+	flags: [flag],
+	parse: (v) => stringList(field, v),
+	tags: (list) => anyOf(list.map(toTag)),
+	sql: (list) => ({ sql: `${column} IN (${placeholders(list.length)})`, params: list }),
+});
+
+const sessionFilter: SearchFilter<string> = {
+	field: "sessionId",
+	shape: { type: "string" },
+	description: "Only this session (also the way to search the current one).",
+	promptName: "session",
+	flags: [{ flag: "session", value: "ID", help: "only this session id" }],
+	parse(v) {
+		if (v === undefined || v === null) return undefined;
+		if (typeof v !== "string" || v.trim() === "") throw invalid('"sessionId" must be a string.');
+		return v.trim();
+	},
+	tags(id, ctx) {
+		const ids = all<{ id: number }>(ctx.db, "SELECT id FROM sources WHERE session_id = ?", [id]);
+		return anyOf(ids.map((r) => tag.source(r.id)));
+	},
+	sql: (id) => ({ sql: "s.session_id = ?", params: [id] }),
+};
+
+const cwdFilter: SearchFilter<string> = {
+	field: "cwd",
+	shape: { type: "path" },
+	description: "Only sessions whose working directory is this one or inside it.",
+	promptName: "cwd",
+	flags: [{ flag: "cwd", value: "DIR", help: "only sessions whose cwd is DIR or inside it" }],
+	parse(v) {
+		if (v === undefined || v === null || v === "") return undefined;
+		if (typeof v !== "string") throw invalid('"cwd" must be a path.');
+		return v;
+	},
+	tags(dir, ctx) {
+		const root = normalizeRoot(path.resolve(ctx.caller.cwd, dir));
+		const set = cwdTags(ctx.db, (cwd) => isInsideRoot(cwd, root));
+		return set === undefined || set.all ? undefined : anyOf(set.tokens);
+	},
+	sql: (dir, ctx) => pathInsideSql("s.cwd", path.resolve(ctx.caller.cwd, dir)),
+};
+
+const kindsFilter: SearchFilter<string[]> = {
+	field: "kinds",
+	shape: { type: "strings" },
+	description: `Fragment kinds (${SEMANTIC_KINDS.join(", ")}) or entry types (compaction, label, …).`,
+	promptName: "kinds",
+	flags: [{ flag: "kind", value: "K", help: "semantic kind, e.g. user_text, tool_result (repeatable)" }],
+	parse: (v) => stringList("kinds", v),
+	tags: (kinds) => anyOf(kinds.flatMap((k) => [tag.kind(k), tag.entryType(k)])),
+	sql: (kinds) => ({
+		sql: `(f.kind IN (${placeholders(kinds.length)}) OR e.entry_type IN (${placeholders(kinds.length)}))`,
+		params: [...kinds, ...kinds],
+	}),
+};
+
+const errorFilter: SearchFilter<true> = {
+	field: "errorOnly",
+	shape: { type: "boolean" },
+	description: "Only events recorded as errors (e.g. failed tool results).",
+	promptName: "errors",
+	flags: [{ flag: "error-only", help: "only tool results and bash runs that failed" }],
+	parse(v) {
+		if (v === undefined || v === null) return undefined;
+		if (typeof v !== "boolean") throw invalid('"errorOnly" must be true or false.');
+		return v ? true : undefined;
+	},
+	tags: () => `"${tag.error()}"`,
+	sql: () => ({ sql: "e.is_error = 1", params: [] }),
+};
+
+/** A normalized time range (ISO instants). */
+export interface TimeRange {
+	from?: string;
+	to?: string;
+}
+
+const timeFilter: SearchFilter<TimeRange> = {
+	field: "time",
+	shape: { type: "time-range" },
+	description: "Entry timestamp range; from and to are ISO dates or date-times, inclusive.",
+	promptName: "time range",
+	flags: [
+		{ flag: "from", value: "ISO", help: "events at or after this time", key: "from" },
+		{ flag: "to", value: "ISO", help: "events at or before this time", key: "to" },
+	],
+	parse(v) {
+		if (v === undefined || v === null) return undefined;
+		if (typeof v !== "object") throw invalid('"time" must be an object with "from" and/or "to".');
+		const range = v as { from?: unknown; to?: unknown };
+		const from = isoTime("time.from", range.from);
+		const to = isoTime("time.to", range.to);
+		if (from !== undefined && to !== undefined && from > to) throw invalid('"time.from" is after "time.to".');
+		if (from === undefined && to === undefined) return undefined;
+		return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+	},
+	tags(range) {
+		const tokens = dayRangeTags(range.from, range.to);
+		return tokens === undefined ? undefined : anyOf(tokens);
+	},
+	sql(range) {
+		const parts: string[] = [];
+		const params: string[] = [];
+		if (range.from !== undefined) {
+			parts.push("e.timestamp >= ?");
+			params.push(range.from);
+		}
+		if (range.to !== undefined) {
+			parts.push("e.timestamp <= ?");
+			params.push(range.to);
+		}
+		return { sql: parts.join(" AND "), params };
+	},
+};
+
+const stateFilter = <T extends string>(
+	field: "branchStates" | "selectionStates",
+	column: string,
+	allowed: readonly T[],
+	toTag: (v: string) => string,
+	description: string,
+	flag: FilterFlag,
+): SearchFilter<T[]> => ({
+	field,
+	shape: { type: "strings", values: allowed },
+	description,
+	promptName: field === "branchStates" ? "branch state" : "selection state",
+	flags: [flag],
+	parse: (v) => enumList(field, v, allowed),
+	tags: (list) => anyOf(list.map(toTag)),
+	sql: (list) => ({ sql: `${column} IN (${placeholders(list.length)})`, params: list }),
+});
+
+/** Every search filter, in the order the schema, the CLI help and the prompt list them. */
+export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
+	sessionFilter,
+	cwdFilter,
+	kindsFilter,
+	listFilter(
+		"roles",
+		"e.role",
+		tag.role,
+		"Message roles: user, assistant, toolResult, bashExecution, custom.",
+		"roles",
+		{
+			flag: "role",
+			value: "R",
+			help: "message role, e.g. user, assistant, toolResult (repeatable)",
+		},
+	),
+	listFilter(
+		"toolNames",
+		"coalesce(f.tool_name, e.tool_name)",
+		tag.tool,
+		"Only calls/results of these tools (e.g. bash, read, edit).",
+		"tool names",
+		{ flag: "tool", value: "NAME", help: "tool name (repeatable)" },
+	),
+	errorFilter,
+	timeFilter,
+	stateFilter(
+		"branchStates",
+		"e.branch_state",
+		BRANCH_STATES,
+		tag.branch,
+		"selected = on the session's current path; alternate = an abandoned branch.",
+		{ flag: "branch-state", value: "S", help: "selected, alternate or unknown (repeatable)" },
+	),
+	stateFilter(
+		"selectionStates",
+		"e.selection_state",
+		SELECTION_STATES,
+		tag.selection,
+		"direct = still in context; summarized = replaced by a compaction summary.",
+		{
+			flag: "selection-state",
+			value: "S",
+			help: "direct, summarized, not-selected, not-applicable or unknown (repeatable)",
+		},
+	),
+] as unknown as readonly SearchFilter<never>[];
+
+/** A filter with its parsed value. */
+export interface ActiveFilter {
+	filter: SearchFilter<unknown>;
+	value: unknown;
+}
+
+/** Parse every filter of a request; throws QueryError for the first invalid one. */
+export function parseFilters(req: EventSearchRequest): ActiveFilter[] {
+	const out: ActiveFilter[] = [];
+	for (const filter of SEARCH_FILTERS as readonly SearchFilter<unknown>[]) {
+		const value = filter.parse((req as unknown as Record<string, unknown>)[filter.field]);
+		if (value !== undefined) out.push({ filter, value });
+	}
+	return out;
+}
+
+/** The filter sentence of the prompt, derived from the declarations. */
+export function filterPromptSentence(): string {
+	const names = SEARCH_FILTERS.map((f) => f.promptName);
+	return `Filters narrow by ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}.`;
+}

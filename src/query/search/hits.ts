@@ -1,0 +1,42 @@
+/** Stage 4: event groups → the hits the model reads (snippet from the best fragment's text). */
+import type { EventSearchHit } from "../../contract.js";
+import { get, type QueryDb } from "../db.js";
+import { makeSnippet } from "../snippet.js";
+import type { EventGroup } from "./coalesce.js";
+import type { RelaxedGroup } from "./tiers.js";
+
+/** One hit per group; `needles` are the tokens snippets centre on, `snippetChars` their size. */
+export function toHit(
+	db: QueryDb,
+	group: EventGroup | RelaxedGroup,
+	needles: string[],
+	snippetChars: number,
+): EventSearchHit {
+	const { best, count, others } = group;
+	const text = get<{ text: string }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId])?.text ?? "";
+	const hit: EventSearchHit = {
+		sessionId: best.sessionId,
+		cwd: best.cwd,
+		entryId: best.entryId,
+		entryType: best.entryType,
+		matchingFragmentId: `${best.entryId}#${best.ord}`,
+		semanticKind: best.kind,
+		timestamp: best.timestamp,
+		branchState: best.branchState,
+		selectionState: best.selectionState,
+		snippet: makeSnippet(text, needles, snippetChars),
+		matchingFragmentCount: count,
+	};
+	if (best.sessionName) hit.sessionName = best.sessionName;
+	if (others.length > 0) hit.otherFragmentIds = others;
+	if (best.role) hit.role = best.role;
+	const toolName = best.fragmentToolName ?? best.eventToolName;
+	if (toolName) hit.toolName = toolName;
+	if (best.isError) hit.isError = true;
+	if ("matched" in group) {
+		hit.matchedTerms = group.matched.map((t) => t.label);
+		hit.missingTerms = group.missing.map((t) => t.label);
+	}
+	if (group.forkCopies) hit.forkCopies = group.forkCopies;
+	return hit;
+}

@@ -1,0 +1,104 @@
+/**
+ * Stage 1 of a search: validate and normalize the request into a plan — the query's terms, the tag expressions
+ * every candidate must match inside the FTS index (filters, authorization, hidden retrieval calls, the caller's own
+ * session), and the exact SQL checks re-applied to the rows the index returns.
+ */
+import path from "node:path";
+import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../contract.js";
+import { tag } from "../../text/fragment-tags.js";
+import { authorizationSql, authorizedRoots, isVisibleCwd, type SqlClause } from "../authorize.js";
+import type { CallerContext } from "../caller.js";
+import { get, type QueryDb } from "../db.js";
+import { invalid } from "../errors.js";
+import { anyOf, cwdTags, type FilterContext, parseFilters } from "./filters.js";
+import { type SearchTerm, searchTerms } from "./terms.js";
+
+/** A validated search, ready for the candidate stage. */
+export interface SearchPlan {
+	terms: SearchTerm[];
+	/** FTS5 expressions over the tags column, all required. */
+	tagMatches: string[];
+	/** FTS5 expressions over the tags column a candidate must not match. */
+	tagExclusions: string[];
+	/** Exact conditions over f (fragments), e (events), s (sources), re-checked on every returned row. */
+	checks: SqlClause[];
+	/** A filter names nothing in the index (e.g. an unknown session): no candidate can match. */
+	empty: boolean;
+}
+
+/** Where the caller's own session is and where its invocation cutoff lies. */
+function callerSource(db: QueryDb, caller: CallerContext) {
+	if (!caller.sessionFile) return undefined;
+	const src = get<{ id: number; sessionId: string | null; entryCount: number }>(
+		db,
+		"SELECT id, session_id AS sessionId, entry_count AS entryCount FROM sources WHERE path = ?",
+		[path.resolve(caller.sessionFile)],
+	);
+	if (src === undefined) return undefined;
+	let cutoff = src.entryCount;
+	if (caller.cutoffEntryId) {
+		const row = get<{ seq: number | null }>(
+			db,
+			"SELECT min(seq) AS seq FROM events WHERE source_id = ? AND entry_id = ?",
+			[src.id, caller.cutoffEntryId],
+		);
+		if (row?.seq !== null && row?.seq !== undefined) cutoff = row.seq;
+	}
+	return { id: src.id, sessionId: caller.sessionId ?? src.sessionId, cutoff };
+}
+
+function placeholders(n: number): string {
+	return Array.from({ length: n }, () => "?").join(", ");
+}
+
+/** Validate `req` and build its plan; throws QueryError (only) for an invalid request. */
+export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerContext): SearchPlan {
+	if (req === null || typeof req !== "object") throw invalid("The search request must be an object.");
+	if (typeof req.query !== "string") throw invalid('"query" must be a string of terms and "quoted phrases".');
+	const terms = searchTerms(req.query);
+	const filters = parseFilters(req);
+	const auth = authorizedRoots(caller);
+	const ctx: FilterContext = { db, caller, auth };
+	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false };
+	const require = (form: string | null | undefined) => {
+		if (form === null) plan.empty = true;
+		else if (form !== undefined) plan.tagMatches.push(form);
+	};
+
+	// Authorization: the visible cwds as tags (skipped when every indexed cwd is visible), always re-checked.
+	if (!auth.all) {
+		const visible = cwdTags(db, (cwd) => isVisibleCwd(cwd, auth));
+		if (visible !== undefined && !visible.all) require(anyOf(visible.tokens));
+	}
+	plan.checks.push(authorizationSql("s", auth));
+
+	for (const { filter, value } of filters) {
+		require(filter.tags(value as never, ctx));
+		const check = filter.sql(value as never, ctx);
+		if (check.sql !== "") plan.checks.push(check);
+	}
+
+	// Retrieval tool calls/results stay indexed as audit evidence but only match when toolNames names them.
+	const toolNames = (filters.find((f) => f.filter.field === "toolNames")?.value as string[] | undefined) ?? [];
+	const hidden = RETRIEVAL_TOOL_NAMES.filter((t) => !toolNames.includes(t));
+	if (hidden.length === RETRIEVAL_TOOL_NAMES.length) plan.tagExclusions.push(`"${tag.retrieval()}"`);
+	if (hidden.length > 0) {
+		plan.checks.push({
+			sql: `(f.tool_name IS NULL OR f.tool_name NOT IN (${placeholders(hidden.length)})) AND NOT (e.role = 'toolResult' AND coalesce(e.tool_name, '') IN (${placeholders(hidden.length)}))`,
+			params: [...hidden, ...hidden],
+		});
+	}
+
+	// Caller rules: its own session only when targeted, and then only before the invocation cutoff.
+	const own = callerSource(db, caller);
+	if (own) {
+		const sessionId = filters.find((f) => f.filter.field === "sessionId")?.value;
+		if (own.sessionId !== null && sessionId === own.sessionId) {
+			plan.checks.push({ sql: "(f.source_id <> ? OR f.event_seq < ?)", params: [own.id, own.cutoff] });
+		} else {
+			plan.tagExclusions.push(`"${tag.source(own.id)}"`);
+			plan.checks.push({ sql: "f.source_id <> ?", params: [own.id] });
+		}
+	}
+	return plan;
+}

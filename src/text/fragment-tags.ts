@@ -1,0 +1,129 @@
+/**
+ * Filter tokens of the FTS document (`fragments_fts.tags`): one token per stable fact of a fragment (its source,
+ * session cwd, kind, entry type, role, tool, error flag, retrieval-tool flag, timestamp buckets) and per tree state.
+ * A filtered search adds them to its MATCH expression, so filters and authorization intersect INSIDE the full-text
+ * index, before any cap on work (docs/query-language.md, "Filters before bounds"). Values are hashed into short
+ * alphanumeric tokens (unicode61 keeps them whole); a collision only widens the candidates, because every filter is
+ * re-checked in SQL on the rows it returns. Pure.
+ */
+
+/** What the tags of one fragment are derived from. */
+export interface TagFacts {
+	sourceId: number;
+	cwd: string | null;
+	kind: string;
+	entryType: string;
+	role: string | null;
+	toolName: string | null;
+	isError: boolean;
+	/** A call or result of a retrieval tool (event_search …), hidden unless toolNames names it. */
+	retrieval: boolean;
+	timestamp: string;
+	branchState: string;
+	selectionState: string;
+}
+
+/** 32-bit FNV-1a of the UTF-16 units, base 36: short, stable, dependency-free. */
+function hash(value: string): string {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < value.length; i++) {
+		h ^= value.charCodeAt(i);
+		h = Math.imul(h, 0x01000193) >>> 0;
+	}
+	return h.toString(36);
+}
+
+/** The tag token families. Each is a prefix letter; the value is hashed (or, for numbers and dates, spelled). */
+export const tag = {
+	source: (id: number) => `s${id}`,
+	cwd: (cwd: string) => `c${hash(cwd)}`,
+	kind: (kind: string) => `k${hash(kind)}`,
+	entryType: (type: string) => `t${hash(type)}`,
+	role: (role: string) => `r${hash(role)}`,
+	tool: (name: string) => `n${hash(name)}`,
+	branch: (state: string) => `b${hash(state)}`,
+	selection: (state: string) => `l${hash(state)}`,
+	error: () => "e",
+	retrieval: () => "q",
+	day: (ymd: string) => `d${ymd}`,
+	month: (ym: string) => `m${ym}`,
+	year: (y: string) => `y${y}`,
+	decade: (yyy: string) => `x${yyy}`,
+} as const;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/** The day, month, year and decade tokens of an ISO timestamp (none when it does not start with a date). */
+export function timeTags(timestamp: string): string[] {
+	const m = DATE.exec(timestamp);
+	if (!m) return [];
+	const [, y, mo, d] = m;
+	return [tag.day(`${y}${mo}${d}`), tag.month(`${y}${mo}`), tag.year(y), tag.decade(y.slice(0, 3))];
+}
+
+/** The `tags` column text of one fragment. */
+export function fragmentTags(f: TagFacts): string {
+	const out = [tag.source(f.sourceId), tag.kind(f.kind), tag.entryType(f.entryType)];
+	if (f.cwd) out.push(tag.cwd(f.cwd));
+	if (f.role) out.push(tag.role(f.role));
+	if (f.toolName) out.push(tag.tool(f.toolName));
+	if (f.isError) out.push(tag.error());
+	if (f.retrieval) out.push(tag.retrieval());
+	out.push(...timeTags(f.timestamp), tag.branch(f.branchState), tag.selection(f.selectionState));
+	return out.join(" ");
+}
+
+/** Earliest and latest years a time range cover reaches for an open bound (outside: no time tokens are used). */
+export const TAG_YEARS = { first: 1900, last: 2299 } as const;
+
+interface Ymd {
+	y: number;
+	m: number;
+	d: number;
+}
+
+function ymdOf(iso: string): Ymd {
+	return { y: Number(iso.slice(0, 4)), m: Number(iso.slice(5, 7)), d: Number(iso.slice(8, 10)) };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+function daysIn(y: number, m: number): number {
+	return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/**
+ * The fewest tokens (decades, years, months, days) whose union is exactly the days from `from` to `to` (ISO
+ * timestamps, inclusive, by their date part). Undefined when a bound lies outside TAG_YEARS: the caller then relies
+ * on the SQL check alone.
+ */
+export function dayRangeTags(from: string | undefined, to: string | undefined): string[] | undefined {
+	const lo = from ? ymdOf(from) : { y: TAG_YEARS.first, m: 1, d: 1 };
+	const hi = to ? ymdOf(to) : { y: TAG_YEARS.last, m: 12, d: 31 };
+	if (lo.y < TAG_YEARS.first || hi.y > TAG_YEARS.last) return undefined;
+	const out: string[] = [];
+	const key = (p: Ymd) => p.y * 10_000 + p.m * 100 + p.d;
+	if (key(lo) > key(hi)) return [];
+	// Walk forward from lo, each step taking the largest aligned bucket that fits before hi.
+	let cur = { ...lo };
+	while (key(cur) <= key(hi)) {
+		const endOfDecade = { y: Math.floor(cur.y / 10) * 10 + 9, m: 12, d: 31 };
+		const endOfYear = { y: cur.y, m: 12, d: 31 };
+		const endOfMonth = { y: cur.y, m: cur.m, d: daysIn(cur.y, cur.m) };
+		if (cur.m === 1 && cur.d === 1 && cur.y % 10 === 0 && key(endOfDecade) <= key(hi)) {
+			out.push(tag.decade(String(cur.y).slice(0, 3)));
+			cur = { y: cur.y + 10, m: 1, d: 1 };
+		} else if (cur.m === 1 && cur.d === 1 && key(endOfYear) <= key(hi)) {
+			out.push(tag.year(String(cur.y)));
+			cur = { y: cur.y + 1, m: 1, d: 1 };
+		} else if (cur.d === 1 && key(endOfMonth) <= key(hi)) {
+			out.push(tag.month(`${cur.y}${pad(cur.m)}`));
+			cur = cur.m === 12 ? { y: cur.y + 1, m: 1, d: 1 } : { y: cur.y, m: cur.m + 1, d: 1 };
+		} else {
+			out.push(tag.day(`${cur.y}${pad(cur.m)}${pad(cur.d)}`));
+			const next = new Date(Date.UTC(cur.y, cur.m - 1, cur.d + 1));
+			cur = { y: next.getUTCFullYear(), m: next.getUTCMonth() + 1, d: next.getUTCDate() };
+		}
+	}
+	return out;
+}
