@@ -32,7 +32,7 @@ wake wakes waking woke woken|understand understands understanding understood|sta
 win wins winning won|hang hangs hanging hung|lead leads leading led|feed feeds feeding fed
 sleep sleeps sleeping slept|sell sells selling sold|hear hears hearing heard|mean means meaning meant
 sit sits sitting sat|swim swims swimming swam swum|sing sings singing sang sung|drink drinks drinking drank drunk
-wear wears wearing wore worn|shoot shoots shooting shot|fight fights fighting fought|read reads reading
+wear wears wearing wore worn|lay lays laying laid|shoot shoots shooting shot|fight fights fighting fought|read reads reading
 put puts putting|set sets setting|cut cuts cutting|hit hits hitting|show shows showing showed shown
 shake shakes shaking shook shaken|steal steals stealing stole stolen|freeze freezes freezing froze frozen
 child children|person people persons|man men|woman women|mouse mice|foot feet|tooth teeth
@@ -211,8 +211,9 @@ function verbBases(x: string): string[] {
 function needsE(x: string): "yes" | "no" | "maybe" {
 	if (x.endsWith("u")) return "yes"; // continue, issue, value
 	if (/[aeiowxy]$/u.test(x)) return "no";
-	if (/(?:[^aeiou]at|[iy]z|v|[^aeiou]ur|[^a]ir|[^aeiou]ar|rs|[rd]g|[aeiou]c|rc|[bcdfgkptz]l)$/u.test(x)) return "yes";
-	if (/(?:[aeiou]s|[aeiou]ch|[eu]t|eat|ng|nc|[^aeiou]or)$/u.test(x)) return "maybe"; // delet(e), but target
+	if (/(?:[^aeiou]at|[iy]z|v|[^aeiou]ur|[^a]ir|[^aeiou]ar|rs|[rd]g|[aeiou]c|rc|[bcdfgkptz]l|[^aeiou]ul)$/u.test(x))
+		return "yes";
+	if (/(?:[aeiou]s|[aeiou]ch|[eiou]t|eat|ng|nc|[^aeiou]or)$/u.test(x)) return "maybe"; // delet(e), promot(e); edit
 	return measure(x) === 1 && endsCvc(x) ? "yes" : "no"; // mak(e), cod(e), writ(e); but edit, open
 }
 
