@@ -1,8 +1,10 @@
 /**
- * Runs only the natural-question evaluation: `npx tsx bench/natural/run.ts [--all]`. Prints the scores overall and
- * per class, then every question whose answer is not in the top 5 (all questions with --all), with the words of
- * the question its answer lacks. Exit code 1 when the set breaks its own rules.
+ * Runs only the natural-question evaluation: `npx tsx bench/natural/run.ts [--all] [--class <c>] [--json <file>]`.
+ * Prints the scores overall and per class, then every question whose answer is not in the top 5 (all questions
+ * with --all; one class with --class), with the words of the question its answer lacks. --json writes every
+ * outcome (to diff two runs). Exit code 1 when the set breaks its own rules.
  */
+import { writeFileSync } from "node:fs";
 import type { WrittenEvent } from "./corpus.js";
 import { type NaturalOutcome, type NaturalReport, type NaturalScores, runNaturalEval } from "./eval.js";
 import { contentWords, tokens } from "./words.js";
@@ -26,7 +28,12 @@ function outcomeLine(o: NaturalOutcome, answerText: (key: string) => string): st
 }
 
 /** The whole plain-text report. */
-export function formatNaturalReport(report: NaturalReport, events: Map<string, WrittenEvent>, all: boolean): string {
+export function formatNaturalReport(
+	report: NaturalReport,
+	events: Map<string, WrittenEvent>,
+	all: boolean,
+	onlyClass?: string,
+): string {
 	const header = `${"".padEnd(44)}${"R@1".padStart(8)}${"R@5".padStart(10)}${"MRR".padStart(8)}${"zero-hit".padStart(10)}`;
 	const lines = [`natural-question evaluation: ${report.questions} questions`, header];
 	for (const r of report.rows) lines.push(scoreLine(r.ranking, r));
@@ -34,7 +41,9 @@ export function formatNaturalReport(report: NaturalReport, events: Map<string, W
 		lines.push("", `class ${c.cls} (${c.count})`);
 		for (const r of c.rows) lines.push(scoreLine(`  ${r.ranking}`, r));
 	}
-	const shown = report.outcomes.filter((o) => all || o.rank === null || o.rank > 5);
+	const shown = report.outcomes.filter(
+		(o) => (all || o.rank === null || o.rank > 5) && (onlyClass === undefined || o.cls === onlyClass),
+	);
 	lines.push("", `${all ? "all questions" : "missed (answer not in the top 5)"}: ${shown.length}`);
 	const text = (key: string) => events.get(key)?.text ?? "(not written)";
 	for (const o of shown) lines.push(outcomeLine(o, text));
@@ -47,13 +56,18 @@ export function formatNaturalReport(report: NaturalReport, events: Map<string, W
 	return lines.join("\n");
 }
 
-const all = process.argv.includes("--all");
+const argv = process.argv.slice(2);
+const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const all = argv.includes("--all");
+const onlyClass = option("--class");
+const jsonPath = option("--json");
 const events = new Map<string, WrittenEvent>();
 runNaturalEval((corpus) => {
 	for (const e of corpus.events) events.set(e.key, e);
 }).then(
 	(r) => {
-		console.log(formatNaturalReport(r, events, all));
+		console.log(formatNaturalReport(r, events, all, onlyClass));
+		if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(r.outcomes, null, 1)}\n`);
 		if (r.problems.length > 0) process.exitCode = 1;
 	},
 	(err) => {
