@@ -7,17 +7,11 @@
 
 import type { FillerDomain } from "./filler.js";
 
-/** How a question's words differ from its answer's (every class leaves at least one content word out). */
-export type QuestionClass = "question-form" | "inflection" | "paraphrase" | "keywords" | "identifier";
+/** Every way a question's words differ from its answer's (each leaves at least one content word out), in report order. */
+export const QUESTION_CLASSES = ["question-form", "inflection", "paraphrase", "keywords", "identifier"] as const;
 
-/** Every class, in report order. */
-export const QUESTION_CLASSES: readonly QuestionClass[] = [
-	"question-form",
-	"inflection",
-	"paraphrase",
-	"keywords",
-	"identifier",
-];
+/** One of QUESTION_CLASSES. */
+export type QuestionClass = (typeof QUESTION_CLASSES)[number];
 
 /** A question the event it is written on answers; `also` names further events that answer it equally. */
 export interface Question {
