@@ -121,8 +121,13 @@ function withoutPossessive(segment: string): string {
 	return unicode61Tokens(stripped).length > 0 ? stripped : segment;
 }
 
+/** Longer segments are never function words, whatever punctuation surrounds them. */
+const MAX_STOPWORD_SEGMENT = 40;
+
 /** The segment as a lowercase word with straight apostrophes and no surrounding punctuation ("Didn’t?" → "didn't"). */
 function contractionForm(segment: string): string {
+	// Every stopword is short; the guard keeps the trimming regex linear on hostile input.
+	if (segment.length > MAX_STOPWORD_SEGMENT) return "";
 	return segment
 		.toLowerCase()
 		.replaceAll("’", "'")

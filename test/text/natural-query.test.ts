@@ -150,6 +150,11 @@ describe("analyzeQuery: hostile input", () => {
 		expect(analyzeQuery(42 as unknown as string)).toEqual({ error: "The search query must be a string." });
 	});
 
+	it("analyses a 10,000-character segment of punctuation between two letters", () => {
+		expect(units(`a${"!".repeat(10_000)}b`)).toEqual(["a b"]);
+		expect(analyzed(`did${"’".repeat(10_000)}`).ignored).toEqual([]);
+	});
+
 	it("analyses one 10,000-character word", () => {
 		const r = analyzed("ab".repeat(5000));
 		expect(r.terms).toHaveLength(1);
