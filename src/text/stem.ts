@@ -171,7 +171,7 @@ function ionNoun(b: string): string | undefined {
 	if (b.endsWith("ate")) return `${b.slice(0, -1)}ion`;
 	if (/(?:gur|iz)e$/u.test(b)) return `${b.slice(0, -1)}ation`; // configuration, optimization
 	if (/[eu]te$/u.test(b) && measure(b) >= 2) return `${b.slice(0, -1)}ion`; // deletion, execution
-	if (/(?:ct|ress|cuss)$/u.test(b)) return `${b}ion`; // connection, compression, discussion
+	if (/(?:ct|pt|ress|cuss)$/u.test(b)) return `${b}ion`; // connection, adoption, compression, discussion
 	if (/(?:rm|stall)$/u.test(b)) return `${b}ation`; // information, installation (not -ment: payment)
 	return undefined;
 }
@@ -214,7 +214,9 @@ function needsE(x: string): "yes" | "no" | "maybe" {
 	if (/(?:[^aeiou]at|[iy]z|v|[^aeiou]ur|[^a]ir|[^aeiou]ar|rs|[rd]g|[aeiou]c|rc|[bcdfgkptz]l|[^aeiou]ul)$/u.test(x))
 		return "yes";
 	if (/(?:[aeiou]s|[aeiou]ch|[eiou]t|eat|ng|nc|[^aeiou]or)$/u.test(x)) return "maybe"; // delet(e), promot(e); edit
-	return measure(x) === 1 && endsCvc(x) ? "yes" : "no"; // mak(e), cod(e), writ(e); but edit, open
+	if (!endsCvc(x)) return "no";
+	if (measure(x) === 1) return "yes"; // mak(e), cod(e), writ(e)
+	return /(?:en|er|on|el|al|om)$/u.test(x) ? "no" : "maybe"; // renam(e), revok(e); but open, filter
 }
 
 /** Bases of "x" + "es" after a sibilant: boxes → box, matches → match, caches → cach or cache, uses → use. */
