@@ -113,6 +113,7 @@ export const BILLING_SESSIONS: NaturalSession[] = [
 				"/home/dev/src/billing-api/src/config/retry.ts",
 				"export const RETRY_BUDGET_MS = Number(process.env.RETRY_BUDGET_MS ?? 45_000);\nexport const RETRY_BASE_DELAY_MS = 250;\nexport const RETRY_MAX_ATTEMPTS = 6;\n\n/** Exponential backoff with full jitter, capped by the budget. */\nexport function retryDelay(attempt: number): number {\n  const cap = Math.min(RETRY_BUDGET_MS, RETRY_BASE_DELAY_MS * 2 ** attempt);\n  return Math.floor(Math.random() * cap);\n}",
 				q("what is RETRY_BUDGET_MS set to by default", "identifier"),
+				q("RETRY_MAX_ATTEMPTS value", "identifier"),
 				q("exponential backoff jitter settings for retries", "inflection"),
 			),
 			u(

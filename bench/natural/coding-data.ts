@@ -26,7 +26,7 @@ export const DATA_SESSIONS: NaturalSession[] = [
 			sh(
 				"/usr/bin/time -v python load_events.py --month 2026-03",
 				"wrote 83,312,000 rows to data/events/month=2026-03 (84 parquet files)\n\tElapsed (wall clock) time (h:mm:ss or m:ss): 6:41.20\n\tMaximum resident set size (kbytes): 2318440",
-				q("maximum resident size of load_events.py after chunking", "identifier"),
+				q("maximum resident size of load_events.py after chunking", "paraphrase"),
 			),
 			u(
 				"Only 2.3 GB peak now. Why 84 files though? Downstream Spark hates small files.",

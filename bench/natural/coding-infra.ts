@@ -64,6 +64,7 @@ export const INFRA_SESSIONS: NaturalSession[] = [
 				"Name:         worker-7d9f8b6c5-x2kqp\nStatus:       Running\nContainers:\n  worker:\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  23\n    Limits:\n      memory:  512Mi\n    Requests:\n      memory:  256Mi",
 				q("why were the workers being killed", "inflection"),
 				q("OOMKilled exit code 137 restarts", "keywords"),
+				q("worker-7d9f8b6c5-x2kqp restarts", "identifier"),
 			),
 			a(
 				"OOMKilled at the 512Mi limit, 23 restarts. The worker loads a whole export into memory since the change to the PDF reports. Short term raise the limit to 1Gi; proper fix is to stream the export rows.",

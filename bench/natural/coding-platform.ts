@@ -57,7 +57,7 @@ export const PLATFORM_SESSIONS: NaturalSession[] = [
 			rd(
 				"/home/dev/src/platform/pnpm-workspace.yaml",
 				'packages:\n  - "apps/*"\n  - "packages/*"\n',
-				q("pnpm-workspace.yaml package globs", "identifier"),
+				q("pnpm-workspace.yaml package globs", "keywords"),
 			),
 			a(
 				'Layout: `apps/dashboard`, `apps/billing-api`, `packages/types`, `packages/eslint-config`. Shared types are consumed as `"@acme/types": "workspace:*"`, and Turborepo caches build and test per package.',

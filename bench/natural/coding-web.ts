@@ -31,7 +31,7 @@ export const WEB_SESSIONS: NaturalSession[] = [
 			rd(
 				"/home/dev/src/web-dashboard/eslint.config.js",
 				"import js from '@eslint/js';\nimport react from 'eslint-plugin-react';\nimport hooks from 'eslint-plugin-react-hooks';\nimport tseslint from 'typescript-eslint';\n\nexport default tseslint.config(\n  js.configs.recommended,\n  ...tseslint.configs.recommended,\n  { plugins: { react, 'react-hooks': hooks },\n    rules: { 'react-hooks/exhaustive-deps': 'error', 'react/jsx-key': 'error' } },\n  { ignores: ['dist/**', 'coverage/**'] },\n);",
-				q("which rules did we turn on in the new eslint.config.js", "identifier"),
+				q("is react-hooks/exhaustive-deps an error in the new lint config", "identifier"),
 			),
 			a(
 				"Converted: `eslint.config.js` uses `tseslint.config(...)`, the react and react-hooks plugins, and the ignores that used to live in .eslintignore (deleted). `npm run lint` reports 14 exhaustive-deps errors that the old config only warned about.",

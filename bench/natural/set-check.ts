@@ -4,7 +4,7 @@
  * - one of its answering events contains every content word of the question (the set must test relaxed recall);
  * - none of its content words shares even a crude stem with an answer (no lexical search could find it);
  * - every word it shares with its answer occurs in no other event (ranking would not matter);
- * - it is tagged `identifier` but holds no identifier-like word.
+ * - it is tagged `identifier` but holds no identifier-like word that one of its answers contains.
  */
 import type { ResolvedQuestion, WrittenEvent, WrittenSet } from "./corpus.js";
 import { contentWords, crudeStem, tokens } from "./words.js";
@@ -22,7 +22,7 @@ export interface QuestionWords {
 }
 
 /** Identifier-like: snake_case, camelCase, dotted or digit-bearing words (`RETRY_BUDGET_MS`, `parseChunk`, `v0.7`). */
-const IDENTIFIER = /[A-Za-z0-9]+(?:[_.:/-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+\d[A-Za-z0-9]*/;
+const IDENTIFIER = /[A-Za-z0-9]+(?:[_.:/-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|[A-Za-z]+\d[A-Za-z0-9]*/g;
 
 interface EventIndex {
 	byKey: Map<string, WrittenEvent>;
@@ -80,8 +80,12 @@ function questionProblems(question: ResolvedQuestion, index: EventIndex): string
 	if (w.words.length === 0) problems.push(`${name}: no content words`);
 	else if (w.shared.length === 0) problems.push(`${name}: shares no word (or stem) with its answer`);
 	else if (w.contested.length === 0) problems.push(`${name}: every shared word occurs only in its answer`);
-	if (question.cls === "identifier" && !IDENTIFIER.test(question.text))
-		problems.push(`${name}: tagged identifier but holds no identifier`);
+	if (question.cls === "identifier") {
+		const ids = question.text.match(IDENTIFIER) ?? [];
+		const inAnswer = (id: string) =>
+			question.answers.some((k) => index.byKey.get(k)?.text.toLowerCase().includes(id.toLowerCase()));
+		if (!ids.some(inAnswer)) problems.push(`${name}: tagged identifier but no answer holds its identifier`);
+	}
 	return problems;
 }
 

@@ -97,17 +97,20 @@ describe("the set's checker", () => {
 		expect(problems.filter((p) => p.includes("contains every content word")).length).toBe(set.questions.length);
 	});
 
-	it("rejects an answer that was never written and a question sharing no word with its answer", () => {
+	it("rejects an unwritten answer, a question sharing no word, and an identifier its answer lacks", () => {
 		const [first] = set.questions;
 		const broken: WrittenSet = {
 			...set,
 			questions: [
 				{ ...first, answers: ["no-such-session/deadbeef"] },
 				{ ...first, text: "zebra xylophone quantum" },
+				{ ...first, cls: "identifier", text: "NOT_THERE_ID for the invoices" },
 			],
 		};
 		const problems = checkNaturalSet(broken);
-		expect(problems.some((p) => p.includes("was not written"))).toBe(true);
-		expect(problems.some((p) => p.includes("shares no word"))).toBe(true);
+		const about = (text: string, rule: string) => problems.some((p) => p.includes(text) && p.includes(rule));
+		expect(about(first.text, "no-such-session/deadbeef was not written")).toBe(true);
+		expect(about("zebra xylophone quantum", "shares no word")).toBe(true);
+		expect(about("NOT_THERE_ID", "no answer holds its identifier")).toBe(true);
 	});
 });
