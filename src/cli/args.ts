@@ -3,6 +3,7 @@
  * global options, which are accepted anywhere on the line. Pure: bad input becomes a UsageError naming the problem.
  */
 import { parseArgs } from "node:util";
+import { SEARCH_FILTERS } from "../query/search/filters.js";
 import { UsageError } from "./errors.js";
 
 /** How an option takes its value. `strings` is repeatable and collects a list. */
@@ -46,6 +47,20 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
 	version: { kind: "boolean", help: "print the version" },
 };
 
+/** The search filter flags, derived from the filter declarations (src/query/search/filters.ts). */
+function searchFilterOptions(): Record<string, OptionSpec> {
+	const kind = (type: string): OptionKind =>
+		type === "strings" ? "strings" : type === "boolean" ? "boolean" : "string";
+	return Object.fromEntries(
+		SEARCH_FILTERS.flatMap((f) =>
+			f.flags.map((flag) => [
+				flag.flag,
+				{ kind: kind(f.shape.type), ...(flag.value ? { value: flag.value } : {}), help: flag.help },
+			]),
+		),
+	);
+}
+
 const SYNC_OPTION: OptionSpec = {
 	kind: "boolean",
 	help: "answer from the index as it is, without the incremental catch-up first",
@@ -86,20 +101,7 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
 		minArgs: 1,
 		maxArgs: Number.POSITIVE_INFINITY,
 		options: {
-			session: { kind: "string", value: "ID", help: "only this session id" },
-			cwd: { kind: "string", value: "DIR", help: "only sessions whose cwd is DIR or inside it" },
-			kind: { kind: "strings", value: "K", help: "semantic kind, e.g. user_text, tool_result (repeatable)" },
-			role: { kind: "strings", value: "R", help: "message role, e.g. user, assistant, toolResult (repeatable)" },
-			tool: { kind: "strings", value: "NAME", help: "tool name (repeatable)" },
-			"error-only": { kind: "boolean", help: "only tool results and bash runs that failed" },
-			from: { kind: "string", value: "ISO", help: "events at or after this time" },
-			to: { kind: "string", value: "ISO", help: "events at or before this time" },
-			"branch-state": { kind: "strings", value: "S", help: "selected, alternate or unknown (repeatable)" },
-			"selection-state": {
-				kind: "strings",
-				value: "S",
-				help: "direct, summarized, not-selected, not-applicable or unknown (repeatable)",
-			},
+			...searchFilterOptions(),
 			"no-sync": SYNC_OPTION,
 		},
 	},

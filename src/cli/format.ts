@@ -73,6 +73,12 @@ function who(e: { role?: string; toolName?: string; entryType: string }): string
 export function formatSearch(query: string, r: EventSearchResult): string {
 	const out: string[] = [];
 	if (r.hits.length === 0) out.push(`no hits for ${JSON.stringify(query)}`);
+	else if (r.relaxed && r.tiers)
+		out.push(
+			r.tiers.allTerms === 0
+				? `no hit contains every term of ${JSON.stringify(query)}; ${r.tiers.someTerms} match some of them`
+				: `${r.tiers.allTerms} hit${r.tiers.allTerms === 1 ? "" : "s"} for ${JSON.stringify(query)}, then ${r.tiers.someTerms} matching only some terms`,
+		);
 	else
 		out.push(
 			`${r.hits.length}${r.truncated ? "+" : ""} hit${r.hits.length === 1 ? "" : "s"} for ${JSON.stringify(query)}`,
@@ -85,6 +91,9 @@ export function formatSearch(query: string, r: EventSearchResult): string {
 		const name = h.sessionName ? `  "${h.sessionName}"` : "";
 		out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
 		out.push(`   ${oneLine(h.snippet, 200)}`);
+		if (h.missingTerms) out.push(`   missing: ${h.missingTerms.join(", ")}`);
+		if (h.forkCopies)
+			out.push(`   also in forks: ${h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", ")}`);
 	});
 	if (r.rankedMatchCap)
 		out.push("", `very broad query: only the ${r.rankedMatchCap} most recently indexed matches were ranked`);

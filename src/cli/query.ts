@@ -5,14 +5,12 @@
  */
 import { resolve } from "node:path";
 import type {
-	BranchState,
 	Coverage,
 	EventReadRequest,
 	EventReadResult,
 	EventSearchRequest,
 	EventSearchResult,
 	EventTrace,
-	SelectionState,
 } from "../contract.js";
 import {
 	type CallerContext,
@@ -22,7 +20,8 @@ import {
 	searchEvents,
 	traceEvent,
 } from "../query/index.js";
-import { flagOption, intOption, listOption, type OptionValues, stringOption } from "./args.js";
+import { SEARCH_FILTERS } from "../query/search/filters.js";
+import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
 import { CliError, EXIT, UsageError } from "./errors.js";
 import { type CommandHooks, openManager } from "./reindex.js";
@@ -78,29 +77,20 @@ export async function withIndex<T>(
 	}
 }
 
-/** The search request the flags describe. */
+/** The search request the flags describe (one flag set per declared filter, src/query/search/filters.ts). */
 export function searchRequest(positionals: string[], o: OptionValues, cwd: string): EventSearchRequest {
-	const req: EventSearchRequest = { query: positionals.join(" ") };
-	const session = stringOption(o, "session");
-	if (session !== undefined) req.sessionId = session;
-	const dir = stringOption(o, "cwd");
-	// Relative to the shell's directory, as a user typing a path expects.
-	if (dir !== undefined) req.cwd = resolve(cwd, dir);
-	const kinds = listOption(o, "kind");
-	if (kinds) req.kinds = kinds;
-	const roles = listOption(o, "role");
-	if (roles) req.roles = roles;
-	const tools = listOption(o, "tool");
-	if (tools) req.toolNames = tools;
-	if (flagOption(o, "error-only")) req.errorOnly = true;
-	const from = stringOption(o, "from");
-	const to = stringOption(o, "to");
-	if (from !== undefined || to !== undefined) req.time = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
-	const branch = listOption(o, "branch-state");
-	if (branch) req.branchStates = branch as BranchState[];
-	const selection = listOption(o, "selection-state");
-	if (selection) req.selectionStates = selection as SelectionState[];
-	return req;
+	const req: Record<string, unknown> = { query: positionals.join(" ") };
+	for (const filter of SEARCH_FILTERS) {
+		for (const flag of filter.flags) {
+			const raw = o[flag.flag];
+			if (raw === undefined || raw === false) continue;
+			// A path is relative to the shell's directory, as a user typing a path expects.
+			const value = filter.shape.type === "path" && typeof raw === "string" ? resolve(cwd, raw) : raw;
+			if (flag.key === undefined) req[filter.field] = value;
+			else if (value !== "") req[filter.field] = { ...(req[filter.field] as object | undefined), [flag.key]: value };
+		}
+	}
+	return req as unknown as EventSearchRequest;
 }
 
 /** The read request the arguments and flags describe. */

@@ -24,8 +24,7 @@ export function searchEvents(
 ): EventSearchResult {
 	const plan = planSearch(db, req, caller);
 	const { searchLimit: limit, otherFragmentIds, snippetChars } = caller.budgets;
-	const coverage = coverageOf(db, options);
-	if (plan.empty) return { hits: [], truncated: false, limit, coverage };
+	if (plan.empty) return { hits: [], truncated: false, limit, coverage: coverageOf(db, options) };
 
 	const found = findCandidates(
 		db,
@@ -64,7 +63,7 @@ export function searchEvents(
 		hits,
 		truncated: full.length > limit || found.more || found.capped,
 		limit,
-		coverage,
+		coverage: coverageOf(db, options),
 	};
 	if (found.capped) result.rankedMatchCap = MAX_RANKED_MATCHES;
 	if (partial.length > 0) {

@@ -4,6 +4,8 @@
  * Every guideline names its tool, because Pi appends them flat to the Guidelines section.
  */
 
+import { filterPromptSentence } from "../query/search/filters.js";
+
 /** Description, snippet and guidelines of one tool. */
 export interface ToolPrompt {
 	label: string;
@@ -18,10 +20,13 @@ export const SEARCH_PROMPT: ToolPrompt = {
 		"Search past Pi sessions of this workspace (messages, tool calls and results, bash runs, compaction and branch",
 		"summaries, labels) with a full-text index. Returns a small, bounded list of events, one line each:",
 		"sessionId, entryId, the best matching fragment id, kind, branch/selection state, timestamp and a short snippet.",
-		'Query: plain terms and "quoted phrases", all required; no operators or wildcards. Filters narrow by session,',
-		"cwd, kinds, roles, tool names, errors, time range and branch/selection state. The current session is searched",
-		"only when sessionId names it, and never past this call. The result ends with a coverage line; 'partial' means",
-		"indexing is still catching up.",
+		'Query: plain terms and "quoted phrases"; no operators or wildcards. Events containing every term come first.',
+		"When fewer than the limit do, the list is filled with the events that contain the most (and rarest) of the",
+		"terms, each marked with the terms it misses, and the text says so: a partial match is a lead to check, not",
+		"proof, and an empty result means no event contains any of the terms. Quoted phrases are always required.",
+		filterPromptSentence(),
+		"The current session is searched only when sessionId names it, and never past this call. The result ends",
+		"with a coverage line; 'partial' means indexing is still catching up.",
 	].join(" "),
 	promptSnippet: "Search earlier Pi sessions for events (messages, tool calls/results, commands) by terms and filters",
 	promptGuidelines: [

@@ -77,7 +77,27 @@ export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext):
 	if (hit.sessionName) parts.push(`session=${quote(oneLine(hit.sessionName))}`);
 	parts.push(`cwd=${displayPath(hit.cwd, ctx.cwd)}`);
 	if (hit.matchingFragmentCount > 1) parts.push(`matches=${hit.matchingFragmentCount}`);
+	if (hit.missingTerms && hit.missingTerms.length > 0) parts.push(`missing=${hit.missingTerms.map(quote).join(",")}`);
+	if (hit.forkCopies && hit.forkCopies.length > 0) {
+		parts.push(`forkCopies=${hit.forkCopies.map((c) => `${c.sessionId}/${c.entryId}`).join(",")}`);
+	}
 	return `${parts.join(" ")}\n   ${oneLine(hit.snippet)}`;
+}
+
+/** The first line of a relaxed result: how many hits have every term and how close the others come. */
+export function relaxedHeadline(result: EventSearchResult, query: string): string {
+	const { allTerms, someTerms } = result.tiers ?? { allTerms: 0, someTerms: 0 };
+	const partial = result.hits.filter((h) => h.missingTerms !== undefined);
+	const best = partial[0];
+	const termCount = best ? (best.matchedTerms?.length ?? 0) + (best.missingTerms?.length ?? 0) : 0;
+	const closest = best
+		? `the closest match ${best.matchedTerms?.length ?? 0} of ${termCount} terms`
+		: "the others match only some terms";
+	const head =
+		allTerms === 0
+			? `No event contains all of ${quote(query)}; ${closest}`
+			: `${allTerms} event${allTerms === 1 ? "" : "s"} contain${allTerms === 1 ? "s" : ""} all of ${quote(query)}; ${someTerms} more match only some terms (${closest})`;
+	return `${head}:`;
 }
 
 /** Text of an event_search result. */
@@ -85,7 +105,15 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 	const lines: string[] = [];
 	const n = result.hits.length;
 	if (n === 0) {
-		lines.push(`No events match ${quote(query)}.`);
+		lines.push(`No events match ${quote(query)}: no event contains any of its terms.`);
+	} else if (result.relaxed && result.tiers) {
+		lines.push(relaxedHeadline(result, query));
+		result.hits.forEach((hit, i) => {
+			lines.push(hitLine(hit, i, ctx));
+		});
+		lines.push(
+			"Hits marked missing= do not contain those terms: check them with event_read before relying on them. Next: event_read with one hit's sessionId and entryId.",
+		);
 	} else {
 		const more = result.rankedMatchCap
 			? ` (very broad: only the ${result.rankedMatchCap} most recently indexed matches were ranked — add terms or filters)`

@@ -4,62 +4,45 @@
  * for fewer neighbours, never raise a budget.
  */
 import { StringEnum } from "@mariozechner/pi-ai";
-import { type Static, Type } from "typebox";
-import type { BranchState, EventReadRequest, EventSearchRequest, SelectionState } from "../contract.js";
-import { SEMANTIC_KINDS } from "../contract.js";
+import { type Static, type TSchema, Type } from "typebox";
+import type { EventReadRequest } from "../contract.js";
 import type { EventTraceRequest } from "../query/index.js";
-
-const BRANCH_STATES = ["selected", "alternate", "unknown"] as const satisfies readonly BranchState[];
-const SELECTION_STATES = [
-	"direct",
-	"summarized",
-	"not-selected",
-	"not-applicable",
-	"unknown",
-] as const satisfies readonly SelectionState[];
+import { SEARCH_FILTERS, type SearchFilter } from "../query/search/filters.js";
 
 const sessionId = Type.String({ description: "Session id from an event_search hit (sessionId)." });
 const entryId = Type.String({ description: "Entry id from an event_search hit (entryId)." });
 
-/** Parameters of event_search. */
+/** The TypeBox schema of one declared filter's value. */
+function filterSchema(f: SearchFilter<never>): TSchema {
+	const description = f.description;
+	switch (f.shape.type) {
+		case "string":
+		case "path":
+			return Type.String({ description });
+		case "boolean":
+			return Type.Boolean({ description });
+		case "strings":
+			return Type.Array(f.shape.values ? StringEnum(f.shape.values) : Type.String(), { description });
+		case "time-range":
+			return Type.Object(
+				Object.fromEntries(
+					f.flags.map((flag) => [
+						flag.key ?? flag.flag,
+						Type.Optional(Type.String({ description: "ISO date or date-time, inclusive." })),
+					]),
+				),
+				{ description },
+			);
+	}
+}
+
+/** Parameters of event_search: the query plus every filter of SEARCH_FILTERS (src/query/search/filters.ts). */
 export const searchParameters = Type.Object({
 	query: Type.String({
 		description:
-			'Plain terms and "quoted phrases", all required (implicit AND). No operators, wildcards or column syntax.',
+			'Plain terms and "quoted phrases". Events containing every term come first; when there are too few, events matching only some terms follow, marked with the terms they miss. Quoted phrases are always required. No operators, wildcards or column syntax.',
 	}),
-	sessionId: Type.Optional(Type.String({ description: "Only this session (also the way to search the current one)." })),
-	cwd: Type.Optional(Type.String({ description: "Only sessions whose working directory is this one or inside it." })),
-	kinds: Type.Optional(
-		Type.Array(Type.String(), {
-			description: `Fragment kinds (${SEMANTIC_KINDS.join(", ")}) or entry types (compaction, label, …).`,
-		}),
-	),
-	roles: Type.Optional(
-		Type.Array(Type.String(), { description: "Message roles: user, assistant, toolResult, bashExecution, custom." }),
-	),
-	toolNames: Type.Optional(
-		Type.Array(Type.String(), { description: "Only calls/results of these tools (e.g. bash, read, edit)." }),
-	),
-	errorOnly: Type.Optional(Type.Boolean({ description: "Only events recorded as errors (e.g. failed tool results)." })),
-	time: Type.Optional(
-		Type.Object(
-			{
-				from: Type.Optional(Type.String({ description: "ISO date or date-time, inclusive." })),
-				to: Type.Optional(Type.String({ description: "ISO date or date-time, inclusive." })),
-			},
-			{ description: "Entry timestamp range." },
-		),
-	),
-	branchStates: Type.Optional(
-		Type.Array(StringEnum(BRANCH_STATES), {
-			description: "selected = on the session's current path; alternate = an abandoned branch.",
-		}),
-	),
-	selectionStates: Type.Optional(
-		Type.Array(StringEnum(SELECTION_STATES), {
-			description: "direct = still in context; summarized = replaced by a compaction summary.",
-		}),
-	),
+	...Object.fromEntries(SEARCH_FILTERS.map((f) => [f.field, Type.Optional(filterSchema(f))])),
 });
 
 /** Parameters of event_read. */
@@ -102,10 +85,9 @@ export type SearchParams = Static<typeof searchParameters>;
 export type ReadParams = Static<typeof readParameters>;
 export type TraceParams = Static<typeof traceParameters>;
 
-// Compile-time checks that the schemas stay assignable to the contract.
-const _search: (p: SearchParams) => EventSearchRequest = (p) => p;
+// Compile-time checks that the schemas stay assignable to the contract (the search schema is derived from the
+// filter declarations, whose fields are keys of EventSearchRequest; test/tools checks it at run time).
 const _read: (p: ReadParams) => EventReadRequest = (p) => p;
 const _trace: (p: TraceParams) => EventTraceRequest = (p) => p;
-void _search;
 void _read;
 void _trace;

@@ -84,7 +84,7 @@ describe("renderSearchText", () => {
 			cwd: CWD,
 		});
 		expect(none).toBe(
-			'No events match "nothing".\ncoverage: partial: 120 of 340 session files indexed, 220 pending, catch-up running (results may be incomplete)',
+			'No events match "nothing": no event contains any of its terms.\ncoverage: partial: 120 of 340 session files indexed, 220 pending, catch-up running (results may be incomplete)',
 		);
 		const many = renderSearchText({ hits: [hit(1)], truncated: true, limit: 1, coverage: complete }, "m", { cwd: CWD });
 		expect(many.split("\n")[0]).toContain("more matched; showing the best 1");
