@@ -16,7 +16,7 @@ will would shall should can could may might must
 to of in on at by for with from about as into onto over under than then so if or and but nor not no
 up out off there here any some all each every both ever also just very too only again
 before after during while since until between through without within
-because whether though although many much now already yet still even really actually per via cannot
+because whether though although many much now already yet still even really actually per via cannot anything something whatever else once same such
 i'm i've i'd i'll we're we've we'd we'll you're you've you'd you'll he's she's it's that's there's
 what's who's where's when's how's let's don't doesn't didn't isn't aren't wasn't weren't can't couldn't
 won't wouldn't shouldn't haven't hasn't hadn't
