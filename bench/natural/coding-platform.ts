@@ -77,7 +77,7 @@ export const PLATFORM_SESSIONS: NaturalSession[] = [
 			sh(
 				"pnpm turbo run test --summarize",
 				" Tasks:    9 successful, 9 total\nCached:    6 cached, 9 total\n  Time:    14.212s\nSummary:   .turbo/runs/2Xk8pQ.json",
-				q("how many turbo tasks were cached", "inflection"),
+				q("how many turbo tasks hit the cache", "inflection"),
 				q("turbo cache hits", "keywords"),
 			),
 			u(

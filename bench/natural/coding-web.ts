@@ -135,7 +135,7 @@ export const WEB_SESSIONS: NaturalSession[] = [
 			),
 			a(
 				"Points are never dropped. I'll keep a ring buffer of the last 5,000 points per series (about 4 hours at one point every 3 s) and drop older ones; charts only show 4 hours anyway.",
-				q("how many points per series do we keep in the ring buffer", "inflection"),
+				q("how many points per series does the ring buffer hold", "inflection"),
 			),
 			u(
 				"ok. rename useChartData to useSeries everywhere and delete the old file",

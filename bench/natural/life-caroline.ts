@@ -29,7 +29,7 @@ export const CAROLINE_SESSIONS: NaturalSession[] = [
 			),
 			u(
 				"An agency probably. My friend Melanie has two kids and she says it's the best thing she ever did.",
-				q("how many kids does Melanie have", "paraphrase"),
+				q("how many children does Melanie have", "paraphrase"),
 			),
 			u(
 				"Oh and I started painting again! Nothing fancy, I did a small landscape of the lake at sunset with acrylics.",

@@ -175,7 +175,7 @@ export const FRIENDS_SESSIONS: NaturalSession[] = [
 		turns: [
 			u(
 				"The opening week was packed! 140 people came to the free salsa classes and 38 signed up for memberships.",
-				q("how many people signed up at the opening", "inflection"),
+				q("how many people joined at the opening", "paraphrase"),
 				q("jon opening week salsa signups", "keywords"),
 			),
 			a("That's a great start, Jon! 38 memberships in the first week is impressive."),

@@ -15,7 +15,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 		"why will with would you your yours ever again anything something did didn t s ve ll re d m does doesn don isn " +
 		"wasn weren one ones may might must shall ourselves yourself yourselves himself herself themselves onto since " +
 		"between through without within because per via whether though although aren can couldn won wouldn shouldn " +
-		"haven hasn hadn every"
+		"haven hasn hadn every many already yet still even really actually cannot everything nothing below others gets getting"
 	).split(" "),
 );
 
