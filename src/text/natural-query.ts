@@ -60,8 +60,8 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const ignored: string[] = [];
 	for (const segment of splitQuery(query)) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
-		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
 		if (tokens.length === 0) continue;
+		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
 		if (segment.quoted) {
 			if (!phrases.some((p) => p.text === text)) phrases.push(exactUnit(text, tokens));
 			continue;
