@@ -42,6 +42,8 @@ export interface NaturalOutcome extends ResolvedQuestion {
 	bm25Hits: number;
 	/** Error text when the project rejected the question (counts as zero hits). */
 	error?: string;
+	/** Time of the project's search for the question as asked (informative: the corpus is small). */
+	ms: number;
 }
 
 /** Everything the evaluation measured. */
@@ -114,6 +116,7 @@ export function evaluateNatural(
 		for (const question of corpus.questions) {
 			let t = performance.now();
 			const asked = projectKeys(corpus, question.text);
+			const ms = performance.now() - t;
 			const keywords = projectKeys(corpus, contentWords(question.text).join(" "));
 			queryMs += performance.now() - t;
 			t = performance.now();
@@ -127,6 +130,7 @@ export function evaluateNatural(
 				keywordHits: keywords.keys.length,
 				bm25Rank: rankIn(bm25Keys, question.answers),
 				bm25Hits: bm25Keys.length,
+				ms,
 				...(asked.error !== undefined ? { error: asked.error } : {}),
 			});
 		}

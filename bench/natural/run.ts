@@ -47,9 +47,16 @@ export function formatNaturalReport(
 	lines.push("", `${all ? "all questions" : "missed (answer not in the top 5)"}: ${shown.length}`);
 	const text = (key: string) => events.get(key)?.text ?? "(not written)";
 	for (const o of shown) lines.push(outcomeLine(o, text));
+	const ms = report.outcomes.map((o) => o.ms).sort((x, y) => x - y);
+	const at = (p: number) => (ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0).toFixed(1);
 	lines.push(
 		"",
 		`build ${report.timings.buildMs.toFixed(0)} ms; project queries ${report.timings.queryMs.toFixed(0)} ms; bm25-OR ${report.timings.bm25Ms.toFixed(0)} ms`,
+		`event_search per question as asked: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms (small corpus; bench figure 4 measures speed)`,
+		...[...report.outcomes]
+			.sort((x, y) => y.ms - x.ms)
+			.slice(0, 3)
+			.map((o) => `  slow: ${o.ms.toFixed(1)} ms  ${o.text}`),
 	);
 	if (report.problems.length > 0)
 		lines.push(`SET PROBLEMS (${report.problems.length}):`, ...report.problems.map((p) => `  ${p}`));
