@@ -102,14 +102,12 @@ export function weightedBm25Sql(table = "fragments_fts"): string {
 	return `bm25(${table}, ${RANK_COLUMNS.map((c) => sqlNumber(c.weight)).join(", ")}, 0.0)`;
 }
 
-/** Column filter restricting an FTS5 expression to the text columns (never the tags). */
+/**
+ * Column filter restricting an FTS5 expression to the text columns (never the tags). Costly (FTS5 then decodes
+ * position lists), so only used for query words that look like tag tokens (fragment-tags.ts).
+ */
 export function textColumns(expr: string): string {
 	return `(- {${TAGS_COLUMN}} : (${expr}))`;
-}
-
-/** Column filter restricting an FTS5 expression to the tags column. */
-export function tagColumn(expr: string): string {
-	return `({${TAGS_COLUMN}} : (${expr}))`;
 }
 
 /** The weight of a semantic kind. */

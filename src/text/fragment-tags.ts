@@ -1,6 +1,9 @@
 /**
  * Filter tokens of the FTS document (`fragments_fts.tags`): one token per stable fact of a fragment (its source,
  * session cwd, kind, entry type, role, tool, error flag, retrieval-tool flag, timestamp buckets) and per tree state.
+ * Every token starts with TAG_PREFIX, so a query needs no column filter (which would make FTS5 decode position
+ * lists): an ordinary word can only match the text columns. A query word that looks like a tag is restricted to
+ * the text columns explicitly (src/query/search/terms.ts).
  * A filtered search adds them to its MATCH expression, so filters and authorization intersect INSIDE the full-text
  * index, before any cap on work (docs/query-language.md, "Filters before bounds"). Values are hashed into short
  * alphanumeric tokens (unicode61 keeps them whole); a collision only widens the candidates, because every filter is
@@ -33,22 +36,31 @@ function hash(value: string): string {
 	return h.toString(36);
 }
 
-/** The tag token families. Each is a prefix letter; the value is hashed (or, for numbers and dates, spelled). */
+/** What every tag token starts with (lowercase: unicode61 folds case). */
+export const TAG_PREFIX = "zz";
+
+/** True when a query token (or, with `prefix`, a prefix query) could match a tag token. */
+export function looksLikeTag(token: string, prefix = false): boolean {
+	const t = token.toLowerCase();
+	return t.startsWith(TAG_PREFIX) || (prefix && TAG_PREFIX.startsWith(t));
+}
+
+/** The tag token families: TAG_PREFIX, a family letter, then the value hashed (or, for numbers and dates, spelled). */
 export const tag = {
-	source: (id: number) => `s${id}`,
-	cwd: (cwd: string) => `c${hash(cwd)}`,
-	kind: (kind: string) => `k${hash(kind)}`,
-	entryType: (type: string) => `t${hash(type)}`,
-	role: (role: string) => `r${hash(role)}`,
-	tool: (name: string) => `n${hash(name)}`,
-	branch: (state: string) => `b${hash(state)}`,
-	selection: (state: string) => `l${hash(state)}`,
-	error: () => "e",
-	retrieval: () => "q",
-	day: (ymd: string) => `d${ymd}`,
-	month: (ym: string) => `m${ym}`,
-	year: (y: string) => `y${y}`,
-	decade: (yyy: string) => `x${yyy}`,
+	source: (id: number) => `${TAG_PREFIX}s${id}`,
+	cwd: (cwd: string) => `${TAG_PREFIX}c${hash(cwd)}`,
+	kind: (kind: string) => `${TAG_PREFIX}k${hash(kind)}`,
+	entryType: (type: string) => `${TAG_PREFIX}t${hash(type)}`,
+	role: (role: string) => `${TAG_PREFIX}r${hash(role)}`,
+	tool: (name: string) => `${TAG_PREFIX}n${hash(name)}`,
+	branch: (state: string) => `${TAG_PREFIX}b${hash(state)}`,
+	selection: (state: string) => `${TAG_PREFIX}l${hash(state)}`,
+	error: () => `${TAG_PREFIX}e`,
+	retrieval: () => `${TAG_PREFIX}q`,
+	day: (ymd: string) => `${TAG_PREFIX}d${ymd}`,
+	month: (ym: string) => `${TAG_PREFIX}m${ym}`,
+	year: (y: string) => `${TAG_PREFIX}y${y}`,
+	decade: (yyy: string) => `${TAG_PREFIX}x${yyy}`,
 } as const;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/;

@@ -7,7 +7,7 @@
 import type { BranchState, SelectionState } from "../../contract.js";
 import { all, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
-import { type RankCandidate, tagColumn, textColumns, weightedBm25Sql } from "../rank.js";
+import { type RankCandidate, weightedBm25Sql } from "../rank.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
@@ -42,12 +42,15 @@ export interface Candidates {
 	more: boolean;
 }
 
-/** The full MATCH expression: the terms on the text columns AND the plan's tag expressions, minus its exclusions. */
+/**
+ * The full MATCH expression: the terms AND the plan's tag expressions, minus its exclusions. No column filters:
+ * tag tokens never equal a word a term can match (terms.ts), so each side can only match its own column.
+ */
 export function matchExpression(plan: SearchPlan, termMatches: readonly string[]): string {
-	const parts = [textColumns(termMatches.join(" AND ")), ...plan.tagMatches.map(tagColumn)];
+	const parts = [...termMatches, ...plan.tagMatches].map((p) => `(${p})`);
 	const positive = parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
 	if (plan.tagExclusions.length === 0) return positive;
-	return `${positive} NOT ${tagColumn(plan.tagExclusions.join(" OR "))}`;
+	return `${positive} NOT (${plan.tagExclusions.join(" OR ")})`;
 }
 
 const JOIN_SQL = `SELECT f.id AS fragmentId, f.source_id AS sourceId, f.event_seq AS seq, f.ord AS ord, f.kind AS kind,

@@ -11,7 +11,9 @@ import {
 	segmentTokens,
 	splitQuery,
 } from "../../text/query-compiler.js";
+import { looksLikeTag } from "../../text/fragment-tags.js";
 import { invalid } from "../errors.js";
+import { textColumns } from "../rank.js";
 
 /** One term or quoted phrase of the query. */
 export interface SearchTerm {
@@ -46,9 +48,11 @@ export function searchTerms(query: string): SearchTerm[] {
 			throw invalid(`The search query is too long: at most ${MAX_QUERY_TOKENS} words. Use fewer, more specific terms.`);
 		}
 		const normalized = tokens.map((t) => normalizeToken(t.text));
+		const match = `(${sequenceMatch(tokens)})`;
 		out.push({
 			label: segment.quoted ? `"${normalized.join(" ")}"` : normalized.join(" "),
-			match: `(${sequenceMatch(tokens)})`,
+			// A word shaped like a tag token must not match the tags column.
+			match: tokens.some((t) => looksLikeTag(t.text, t.prefix)) ? textColumns(match) : match,
 			tokens: normalized,
 			quoted: segment.quoted,
 		});

@@ -6,7 +6,6 @@
  * are in every subset. Work is bounded by MAX_RELAXED_QUERIES conjunctions of at most RELAXED_RANKED_MATCHES.
  */
 import { get, type QueryDb } from "../db.js";
-import { textColumns } from "../rank.js";
 import { findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
 import type { SearchPlan } from "./request.js";
@@ -40,7 +39,7 @@ function documentFrequency(db: QueryDb, term: SearchTerm): number {
 		get<{ n: number }>(
 			db,
 			"SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? LIMIT ?)",
-			[textColumns(term.match), DF_COUNT_CAP],
+			[term.match, DF_COUNT_CAP],
 		)?.n ?? 0
 	);
 }
