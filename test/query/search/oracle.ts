@@ -1,0 +1,66 @@
+/**
+ * Brute-force search oracle: every fragment of the store read without the FTS index, tokenized in JS, and every
+ * filter evaluated in JS from its documented meaning. Unbounded and slow: for comparing against searchEvents.
+ */
+import path from "node:path";
+import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../../src/contract.js";
+import { isInsideRoot } from "../../../src/query/authorize.js";
+import type { QueryDb } from "../../../src/query/db.js";
+import { normalizeToken, unicode61Tokens } from "../../../src/text/query-compiler.js";
+
+interface Row {
+	sourceId: number;
+	seq: number;
+	entryId: string;
+	kind: string;
+	text: string;
+	fragmentTool: string | null;
+	entryType: string;
+	role: string | null;
+	eventTool: string | null;
+	isError: number;
+	timestamp: string;
+	branchState: string;
+	selectionState: string;
+	sessionId: string;
+	cwd: string | null;
+}
+
+/** Event keys (`sessionId/entryId`) whose fragments contain every word of `req.query` and pass every filter. */
+export function oracleSearch(db: QueryDb, req: EventSearchRequest, callerCwd = "/"): Set<string> {
+	const rows = db
+		.prepare(
+			`SELECT f.source_id AS sourceId, f.event_seq AS seq, e.entry_id AS entryId, f.kind, f.text,
+				f.tool_name AS fragmentTool, e.entry_type AS entryType, e.role, e.tool_name AS eventTool,
+				e.is_error AS isError, e.timestamp, e.branch_state AS branchState, e.selection_state AS selectionState,
+				s.session_id AS sessionId, s.cwd
+			FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
+			JOIN sources s ON s.id = f.source_id`,
+		)
+		.all() as Row[];
+	const words = unicode61Tokens(req.query).map(normalizeToken);
+	const iso = (t: string) => new Date(Date.parse(t)).toISOString();
+	const out = new Set<string>();
+	for (const r of rows) {
+		if (!r.cwd) continue;
+		const tokens = new Set(unicode61Tokens(r.text).map(normalizeToken));
+		if (!words.every((w) => tokens.has(w))) continue;
+		const tool = r.fragmentTool ?? r.eventTool;
+		const named = req.toolNames ?? [];
+		const hidden = RETRIEVAL_TOOL_NAMES.filter((t) => !named.includes(t));
+		if (r.fragmentTool && hidden.includes(r.fragmentTool)) continue;
+		if (r.role === "toolResult" && hidden.includes(r.eventTool ?? "")) continue;
+		if (req.sessionId && r.sessionId !== req.sessionId) continue;
+		if (req.cwd && !isInsideRoot(r.cwd, path.resolve(callerCwd, req.cwd))) continue;
+		if (req.kinds && !req.kinds.includes(r.kind) && !req.kinds.includes(r.entryType)) continue;
+		if (req.roles && !req.roles.includes(r.role ?? "")) continue;
+		if (req.toolNames && !req.toolNames.includes(tool ?? "")) continue;
+		if (req.errorOnly && r.isError !== 1) continue;
+		if (req.time?.from && r.timestamp < iso(req.time.from)) continue;
+		if (req.time?.to && r.timestamp > iso(req.time.to)) continue;
+		if (req.branchStates && !req.branchStates.includes(r.branchState as never)) continue;
+		if (req.selectionStates && !req.selectionStates.includes(r.selectionState as never)) continue;
+		out.add(`${r.sessionId}/${r.entryId}`);
+	}
+	return out;
+}
