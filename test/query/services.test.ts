@@ -228,11 +228,15 @@ describe("searchEvents", () => {
 				expect((err as QueryError).code).toBe("invalid_request");
 			}
 		}
-		// AND is a literal word (which no entry contains), not an operator: no event contains all three terms.
-		const literal = search({ query: "deploy AND staging", sessionId: h.corpus.main.id });
+		// NOT is a plain (function) word, not an operator: it does not exclude the deploy events.
+		expect(fullKeys(search({ query: "NOT deploy", sessionId: h.corpus.main.id }))).toContain(
+			`${h.corpus.main.id}/${h.corpus.main.entries.t1User}`,
+		);
+		// A literal word no entry contains makes the result relaxed, never an operator and never empty.
+		const literal = search({ query: "deploy NEAR staging", sessionId: h.corpus.main.id });
 		expect(literal.relaxed).toBe(true);
 		expect(literal.tiers?.allTerms).toBe(0);
-		for (const hit of literal.hits) expect(hit.missingTerms).toContain("and");
+		for (const hit of literal.hits) expect(hit.missingTerms).toContain("near");
 		expect(fullKeys(search({ query: "deploy staging", sessionId: h.corpus.main.id }))).toEqual([
 			`${h.corpus.main.id}/${h.corpus.main.entries.t1User}`,
 		]);
