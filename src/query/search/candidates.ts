@@ -11,7 +11,7 @@ import { type RankCandidate, weightedBm25Sql } from "../rank.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
-export const MAX_RANKED_MATCHES = 10_000;
+export const MAX_RANKED_MATCHES = 5_000;
 
 /** Ranked fragments joined and checked per page; a page is re-fetched further down only when checks reject rows. */
 export const SEARCH_CANDIDATE_LIMIT = 500;
@@ -53,15 +53,17 @@ export function matchExpression(plan: SearchPlan, termMatches: readonly string[]
 	return `${positive} NOT (${plan.tagExclusions.join(" OR ")})`;
 }
 
+// CROSS JOIN fixes the join order: from the ranked ids outwards, whatever the checks (the planner otherwise may
+// start from sources and walk every fragment of every visible session).
 const JOIN_SQL = `SELECT f.id AS fragmentId, f.source_id AS sourceId, f.event_seq AS seq, f.ord AS ord, f.kind AS kind,
 	f.char_count AS charCount, f.tool_name AS fragmentToolName, e.entry_id AS entryId, e.entry_type AS entryType,
 	e.role AS role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp AS timestamp,
 	e.branch_state AS branchState, e.selection_state AS selectionState,
 	s.session_id AS sessionId, s.session_name AS sessionName, s.cwd AS cwd
 FROM json_each(?) j
-JOIN fragments f ON f.id = j.value
-JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
-JOIN sources s ON s.id = f.source_id`;
+CROSS JOIN fragments f ON f.id = j.value
+CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
+CROSS JOIN sources s ON s.id = f.source_id`;
 
 /**
  * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. `cap` bounds the

@@ -7,6 +7,7 @@
  */
 import { looksLikeTag } from "../../text/fragment-tags.js";
 import { analyzeQuery, type QueryTerm } from "../../text/natural-query.js";
+import { hasCjk } from "../../text/search-text.js";
 import { invalid } from "../errors.js";
 import { textColumns } from "../rank.js";
 
@@ -37,7 +38,7 @@ function sequence(text: string, prefix = false): string {
  */
 function unitMatch(unit: QueryTerm): string {
 	const forms = [sequence(unit.text), ...unit.variants.map((v) => sequence(v))];
-	if (unit.prefix !== undefined && unit.prefix === unit.text) forms.push(sequence(unit.prefix, true));
+	if (unit.prefix !== undefined && hasCjk(unit.prefix)) forms.push(sequence(unit.prefix, true));
 	const match = `(${forms.join(" OR ")})`;
 	const tagShaped = [unit.text, ...unit.variants].some((v) => v.split(" ").some((t) => looksLikeTag(t)));
 	// A word shaped like a tag token must not match the tags column.

@@ -14,7 +14,7 @@ import type { SearchTerm } from "./terms.js";
 /** Conjunctions a relaxed search runs at most (subsets of the terms). */
 export const MAX_RELAXED_QUERIES = 16;
 /** Matches ranked per relaxed conjunction at most (newest first). */
-export const RELAXED_RANKED_MATCHES = 5_000;
+export const RELAXED_RANKED_MATCHES = 2_000;
 /** Document frequencies are counted up to this many fragments; commoner terms all weigh the same. */
 export const DF_COUNT_CAP = 10_000;
 /** Terms considered for relaxation at most (the rarest); the others count as missing. */
