@@ -15,6 +15,9 @@ import { relaxedTiers } from "./search/tiers.js";
 
 export { MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT };
 
+/** Fork copies are looked for among this many pages of ranked events (bounded work; copies rank together). */
+const FOLD_WINDOW_PAGES = 3;
+
 /** Search authorized sessions; throws QueryError (only) for an invalid request. */
 export function searchEvents(
 	db: QueryDb,
@@ -34,6 +37,7 @@ export function searchEvents(
 		undefined,
 		options.log,
 	);
+	const window = limit * FOLD_WINDOW_PAGES;
 	const full = foldForkCopies(
 		db,
 		coalesce(
@@ -42,6 +46,7 @@ export function searchEvents(
 			plan.terms.map((t) => t.tokens),
 			otherFragmentIds,
 		),
+		window,
 	);
 	const relaxed =
 		full.length < limit
@@ -54,7 +59,7 @@ export function searchEvents(
 					options.log,
 				)
 			: undefined;
-	const partial = relaxed ? foldForkCopies(db, relaxed.groups) : [];
+	const partial = relaxed ? foldForkCopies(db, relaxed.groups, window) : [];
 	const needles = plan.terms.flatMap((t) => t.tokens);
 	const hits = [...full.slice(0, limit), ...partial.slice(0, Math.max(0, limit - full.length))].map((g) =>
 		toHit(db, g, needles, snippetChars),

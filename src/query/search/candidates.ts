@@ -11,7 +11,7 @@ import { type RankCandidate, weightedBm25Sql } from "../rank.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
-export const MAX_RANKED_MATCHES = 5_000;
+export const MAX_RANKED_MATCHES = 3_000;
 
 /** Ranked fragments joined and checked per page; a page is re-fetched further down only when checks reject rows. */
 export const SEARCH_CANDIDATE_LIMIT = 500;

@@ -53,12 +53,16 @@ export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][],
  * header names the parent. When both copies matched, the child's is dropped from the list and named in the
  * original's `forkCopies` (it stays readable by its own identity). Different sessions sharing an entry id by
  * chance (v1 ids) are left alone: the child must name the other as an ancestor and the matched text must agree.
+ * Only the first `window` groups are compared.
  */
-export function foldForkCopies(db: QueryDb, groups: EventGroup[]): EventGroup[] {
+export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number): EventGroup[] {
+	// Only the groups that can reach the page are compared (bounded work); copies rank next to their original.
+	const groups = ranked.slice(0, window);
+	const rest = ranked.slice(window);
 	const byEntry = new Map<string, EventGroup[]>();
 	for (const g of groups) byEntry.set(g.best.entryId, [...(byEntry.get(g.best.entryId) ?? []), g]);
 	const shared = [...byEntry.values()].filter((gs) => new Set(gs.map((g) => g.best.sourceId)).size > 1);
-	if (shared.length === 0) return groups;
+	if (shared.length === 0) return ranked;
 	const ids = [...new Set(shared.flat().map((g) => g.best.sourceId))];
 	const sources = new Map(
 		all<SourceLite>(db, `SELECT ${SOURCE_COLUMNS} FROM sources s WHERE s.id IN (SELECT value FROM json_each(?))`, [
@@ -104,5 +108,5 @@ export function foldForkCopies(db: QueryDb, groups: EventGroup[]): EventGroup[] 
 			}
 		}
 	}
-	return groups.filter((g) => !dropped.has(g));
+	return [...groups.filter((g) => !dropped.has(g)), ...rest];
 }
