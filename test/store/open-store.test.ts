@@ -93,8 +93,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0003_coverage_counts), as if an older version had created the store.
-		first.db.exec("DROP INDEX sources_unsynced; DROP INDEX sources_failed;");
+		// Undo the last migration (0004_fts_rank_columns_and_tags), as if an older version had created the store.
+		first.db.exec("DROP TRIGGER fragments_fts_delete; DROP TABLE fragments_fts;");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -104,11 +104,10 @@ describe("openStore", () => {
 		expect(second.fresh).toBeUndefined();
 		expect(journal(second)).toHaveLength(knownMigrations().length);
 		expect(logEvents(dir, "store.migrated")).toBe(1);
-		const indexes = second.db
-			.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sources_%' ORDER BY name")
+		const tables = second.db
+			.prepare("SELECT name FROM sqlite_master WHERE name IN ('fragments_fts', 'fragments_fts_delete') ORDER BY name")
 			.all() as Array<{ name: string }>;
-		expect(indexes.map((i) => i.name)).toContain("sources_unsynced");
-		expect(indexes.map((i) => i.name)).toContain("sources_failed");
+		expect(tables.map((t) => t.name)).toEqual(["fragments_fts", "fragments_fts_delete"]);
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {
@@ -129,15 +128,15 @@ describe("openStore", () => {
 	it("moves a garbage file at the index path aside and starts a fresh store", async () => {
 		const dir = newDir();
 		const garbage = Buffer.from("this is not a sqlite database, just garbage bytes\n".repeat(200));
-		writeFileSync(join(dir, "index-f1-garbage.sqlite"), garbage);
-		writePointer(dir, "index-f1-garbage.sqlite");
+		writeFileSync(join(dir, `index-f${INDEX_FORMAT}-garbage.sqlite`), garbage);
+		writePointer(dir, `index-f${INDEX_FORMAT}-garbage.sqlite`);
 		const store = await open(dir);
 		expect(store.fresh).toBe("corrupt");
-		expect(store.file).not.toBe("index-f1-garbage.sqlite");
-		const aside = readdirSync(dir).filter((f) => f.startsWith("index-f1-garbage.sqlite.corrupt-"));
+		expect(store.file).not.toBe(`index-f${INDEX_FORMAT}-garbage.sqlite`);
+		const aside = readdirSync(dir).filter((f) => f.startsWith(`index-f${INDEX_FORMAT}-garbage.sqlite.corrupt-`));
 		expect(aside).toHaveLength(1);
 		expect(readFileSync(join(dir, aside[0]))).toEqual(garbage);
-		expect(existsSync(join(dir, "index-f1-garbage.sqlite"))).toBe(false);
+		expect(existsSync(join(dir, `index-f${INDEX_FORMAT}-garbage.sqlite`))).toBe(false);
 		expect(logEvents(dir, "store.corrupt_moved_aside")).toBe(1);
 		expect(journal(store)).toHaveLength(knownMigrations().length);
 	});
