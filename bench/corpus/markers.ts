@@ -41,7 +41,7 @@ export const CORPUS_ROOT_CWD = "/home/bench";
 export interface BenchQuery {
 	name: string;
 	/** What the query exercises (term, phrase, filter, CJK, zero-hit). */
-	shape: "term" | "frequent-term" | "two-terms" | "phrase" | "filter" | "cjk" | "zero-hit";
+	shape: "term" | "frequent-term" | "two-terms" | "phrase" | "filter" | "relaxed" | "cjk" | "zero-hit";
 	request: EventSearchRequest;
 	/** Fixed string ripgrep searches for (case-insensitive); it cannot express filters or AND across lines. */
 	rgPattern: string;
@@ -94,6 +94,33 @@ export const BENCH_QUERIES: readonly BenchQuery[] = [
 		rgPattern: MARKERS.rare,
 		marker: "rare",
 	},
+	{
+		name: "relaxed natural question",
+		shape: "relaxed",
+		request: { query: `when did we see the ${MARKERS.rare} with the failing zebracorn` },
+		rgPattern: MARKERS.rare,
+	},
+	// A common word under each selective filter: filters narrow inside the index, before the ranked-match cap.
+	...(
+		[
+			["sessionId (none)", { sessionId: "00000000-0000-7000-8000-000000000000" }],
+			["cwd", { cwd: `${CORPUS_ROOT_CWD}/work` }],
+			["kinds user_text", { kinds: ["user_text"] }],
+			["roles assistant", { roles: ["assistant"] }],
+			["toolNames read", { toolNames: ["read"] }],
+			["errorOnly", { errorOnly: true }],
+			["time.to 2025-12-31", { time: { to: "2025-12-31" } }],
+			["branch alternate", { branchStates: ["alternate"] }],
+			["selection summarized", { selectionStates: ["summarized"] }],
+		] as const
+	).map(
+		([name, filter]): BenchQuery => ({
+			name: `common term + ${name}`,
+			shape: "filter",
+			request: { query: MARKERS.common, ...filter } as EventSearchRequest,
+			rgPattern: MARKERS.common,
+		}),
+	),
 	{ name: "CJK word", shape: "cjk", request: { query: MARKERS.cjk }, rgPattern: MARKERS.cjk, marker: "cjk" },
 	{
 		name: "thinking-only (0 hits)",
