@@ -31,13 +31,14 @@ export interface SourceCheckpoint {
 	skippedCount: number;
 	receipts: string;
 	syncedAt: number | null;
+	lastError: string | null;
 	sessionId: string | null;
 }
 
 const CHECKPOINT_COLUMNS = `id, path, dev, ino, size, mtime_ms AS mtimeMs, offset, line_count AS lineCount,
 	parse_state AS parseState, head_hash AS headHash, head_len AS headLen, tail_hash AS tailHash,
 	tail_start AS tailStart, leaf_entry_id AS leafEntryId, leaf_seq AS leafSeq, entry_count AS entryCount,
-	skipped_count AS skippedCount, receipts, synced_at AS syncedAt, session_id AS sessionId`;
+	skipped_count AS skippedCount, receipts, synced_at AS syncedAt, last_error AS lastError, session_id AS sessionId`;
 
 /** Prepared statements for one connection, created once and reused for every batch. */
 export class SourceRows {

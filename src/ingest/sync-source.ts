@@ -9,15 +9,16 @@
  * Each batch is one BEGIN IMMEDIATE transaction that re-reads the checkpoint first, so concurrent indexers in any
  * number of processes index every complete line exactly once.
  */
-import { type BigIntStats, closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
-import type { ParseState, SkipReceipt } from "../parse/types.js";
+import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import type { SqliteDb } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
+import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
 
@@ -62,64 +63,6 @@ interface BatchResult extends SyncResult {
 	done: boolean;
 }
 
-interface FileFacts {
-	dev: string;
-	ino: string;
-	size: number;
-	mtimeMs: number;
-}
-
-function facts(st: BigIntStats): FileFacts {
-	return {
-		dev: String(st.dev),
-		ino: String(st.ino),
-		size: Number(st.size),
-		mtimeMs: Math.trunc(Number(st.mtimeMs)),
-	};
-}
-
-/** The file is exactly as the last complete sync saw it: nothing to read. */
-function matchesCheckpoint(row: SourceCheckpoint, file: FileFacts): boolean {
-	return (
-		row.syncedAt !== null &&
-		row.dev === file.dev &&
-		row.ino === file.ino &&
-		row.size === file.size &&
-		row.mtimeMs === file.mtimeMs
-	);
-}
-
-function isGone(err: unknown): boolean {
-	const code = (err as NodeJS.ErrnoException).code;
-	return code === "ENOENT" || code === "ENOTDIR";
-}
-
-function exists(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch (err) {
-		if (isGone(err)) return false;
-		throw err;
-	}
-}
-
-/** Opens the file and takes its facts from the open descriptor, so both describe the same inode. */
-function openFile(path: string): { fd: number; file: FileFacts } | null {
-	let fd: number;
-	try {
-		fd = openSync(path, "r");
-	} catch (err) {
-		if (isGone(err)) return null;
-		throw err;
-	}
-	const st = fstatSync(fd, { bigint: true });
-	if (!st.isFile()) {
-		closeSync(fd);
-		return null;
-	}
-	return { fd, file: facts(st) };
-}
-
 /** Per-connection sync machinery (prepared statements are reused across files and batches). */
 export class SourceSyncer {
 	private readonly rows: SourceRows;
@@ -140,13 +83,8 @@ export class SourceSyncer {
 	unchanged(path: string): boolean {
 		const row = this.rows.get(path);
 		if (!row) return false;
-		let st: BigIntStats;
-		try {
-			st = statSync(path, { bigint: true });
-		} catch {
-			return false;
-		}
-		return matchesCheckpoint(row, facts(st));
+		const file = statRegularFile(path);
+		return file !== undefined && matchesCheckpoint(row, file);
 	}
 
 	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
@@ -197,7 +135,7 @@ export class SourceSyncer {
 	private batch(path: string, o: SyncOptions): BatchResult {
 		const result: BatchResult = { ...unchangedResult(), done: true };
 		this.fingerprintBytes = 0;
-		const opened = openFile(path);
+		const opened = openRegularFile(path);
 		let row = this.rows.get(path);
 		if (!opened) {
 			if (row) this.rows.remove(row.id);
@@ -237,7 +175,7 @@ export class SourceSyncer {
 	/** A new path whose (dev, ino) and fingerprints match a source whose old path is gone: the file moved. */
 	private rekeyMoved(path: string, file: FileFacts, fd: number): { row: SourceCheckpoint; from: string } | undefined {
 		for (const candidate of this.rows.withIdentity(file.dev, file.ino)) {
-			if (candidate.path === path || exists(candidate.path)) continue;
+			if (candidate.path === path || statRegularFile(candidate.path)) continue;
 			if (this.rewriteReason(candidate, file, fd)) continue;
 			this.rows.saveCheckpoint(candidate.id, { path });
 			return { row: { ...candidate, path }, from: candidate.path };
@@ -323,17 +261,12 @@ export class SourceSyncer {
 			update.leafEntryId = last.entryId;
 			update.leafSeq = last.seq;
 		}
+		// A batch from byte 0 (first sync, or a reset after a rewrite) owns every header-derived field: what the old
+		// content said (id, cwd, name…) must never survive into the new one, even when the new one has no header yet.
+		const fromStart = row.offset === 0;
 		if (sessionName !== undefined) update.sessionName = sessionName;
-		if (header && row.sessionId === null) {
-			update.sessionId = header.id;
-			update.sessionVersion = header.version;
-			update.cwd = header.cwd;
-			update.headerTimestamp = header.timestamp;
-			update.parentSession = header.parentSession ?? null;
-			update.parentSessionPath = header.parentSession
-				? resolveParentSession(header.parentSession, header.cwd, row.path)
-				: null;
-		}
+		else if (fromStart) update.sessionName = null;
+		if (fromStart || (header && row.sessionId === null)) Object.assign(update, headerFields(header, row.path));
 		this.rows.saveCheckpoint(row.id, update);
 		result.done = reachedEnd || reader.position >= file.size;
 		result.fingerprintBytes = this.fingerprintBytes;
@@ -400,6 +333,18 @@ function parseStateOf(row: SourceCheckpoint): ParseState {
 		// fall through
 	}
 	throw new Error(`checkpoint of source ${row.id} has an unreadable parser state`);
+}
+
+/** The checkpoint's header-derived columns for `header`, all null when there is none. */
+function headerFields(header: SessionHeader | undefined, ownPath: string): CheckpointUpdate {
+	return {
+		sessionId: header?.id ?? null,
+		sessionVersion: header?.version ?? null,
+		cwd: header?.cwd ?? null,
+		headerTimestamp: header?.timestamp ?? null,
+		parentSession: header?.parentSession ?? null,
+		parentSessionPath: header?.parentSession ? resolveParentSession(header.parentSession, header.cwd, ownPath) : null,
+	};
 }
 
 /** Pi records parentSession as given on its command line; a relative one is relative to where Pi ran. */
