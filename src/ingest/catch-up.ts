@@ -4,6 +4,7 @@
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
 import type { SqliteDb } from "../store/db.js";
+import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
@@ -37,9 +38,6 @@ export interface CatchUpResult extends CatchUpProgress {
 	stopped: boolean;
 	errors: Array<{ path: string; error: string }>;
 }
-
-/** Meta key holding the number of session files the last discovery found (for coverage in every process). */
-export const KNOWN_SOURCES_KEY = "known_sources";
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 

@@ -16,7 +16,7 @@ import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import type { SqliteDb } from "../store/db.js";
+import { isStoreDamage, type SqliteDb } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
@@ -96,6 +96,8 @@ export class SourceSyncer {
 			try {
 				batch = this.db.transaction(() => this.batch(path, o));
 			} catch (err) {
+				// A damaged store is not this file's failure: the caller recovers the store (IndexManager).
+				if (isStoreDamage(err)) throw err;
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}
 			total.entriesAdded += batch.entriesAdded;
@@ -118,12 +120,12 @@ export class SourceSyncer {
 		const message = err instanceof Error ? err.message : String(err);
 		try {
 			this.db.transaction(() => {
-				const row = this.rows.get(path);
-				if (row) {
-					this.db
-						.prepare("UPDATE sources SET last_error = ?, failures = failures + 1 WHERE id = ?")
-						.run(message.slice(0, 500), row.id);
-				}
+				// A file that fails before it ever had a row (unreadable) gets an empty one, so coverage counts it as
+				// failed; its unknown identity makes the next successful sync index it from byte 0.
+				const row = this.rows.get(path) ?? this.rows.create(path, "", "", 0, 0);
+				this.db
+					.prepare("UPDATE sources SET last_error = ?, failures = failures + 1 WHERE id = ?")
+					.run(message.slice(0, 500), row.id);
 			});
 		} catch {
 			// The store itself is failing; the caller reports the original error.
