@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { readPointer, STORE_LOCK, writePointer } from "../../src/store/generations.js";
 import { LOG_FILE } from "../../src/store/log.js";
 import { knownMigrations } from "../../src/store/migrations.js";
 import { openStore, type Store } from "../../src/store/open-store.js";
+import { grantCheckoutAccess, UNPRIVILEGED } from "../helpers/unprivileged.js";
 import { runChild } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
 
@@ -210,27 +211,12 @@ describe("openStore across processes", () => {
 	});
 
 	// Tests run as root, where chmod does not stop writes: run the opener as an unprivileged user instead.
-	const isRoot = process.getuid?.() === 0;
-	const ids = isRoot ? { uid: 65534, gid: 65534 } : {};
-	// That user must reach the project's files: a checkout in or under a mode-700 folder (CI clones into a mktemp
-	// dir) would stop it. Grant traverse (o+x) on the ancestors and, because Bun's resolver lists the directory it
-	// resolves from, read + traverse (o+rx) on the checkout root, where missing, while these tests run.
-	const granted: Array<{ dir: string; mode: number }> = [];
+	const ids = UNPRIVILEGED;
+	let restore = () => {};
 	beforeAll(() => {
-		if (!isRoot) return;
-		const checkout = resolve(import.meta.dirname, "../..");
-		for (let d = checkout; d !== dirname(d); d = dirname(d)) {
-			const mode = statSync(d).mode & 0o7777;
-			const need = d === checkout ? 0o005 : 0o001;
-			if ((mode & need) !== need) {
-				chmodSync(d, mode | need);
-				granted.push({ dir: d, mode });
-			}
-		}
+		restore = grantCheckoutAccess();
 	});
-	afterAll(() => {
-		for (const g of granted.splice(0)) chmodSync(g.dir, g.mode);
-	});
+	afterAll(() => restore());
 
 	it("opens an existing store read-only when the index directory is not writable", async () => {
 		const parent = newDir();
