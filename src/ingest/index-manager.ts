@@ -36,6 +36,13 @@ export class IndexUnavailableError extends Error {}
 
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
+/**
+ * The hot path's frame budget: the longest one attempt to take the write lock may block Pi's thread. A writer
+ * frozen inside a transaction (a `reindex` stopped with Ctrl-Z) would otherwise cost the 10 s busy timeout per call.
+ */
+export const HOT_PATH_BUSY_TIMEOUT_MS = 50;
+/** How long (asynchronously) the hot path keeps retrying a lock held elsewhere before answering from the index. */
+export const HOT_PATH_BUSY_WAIT_MS = 1_000;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 export class IndexManager {
@@ -124,7 +131,12 @@ export class IndexManager {
 		// Tell a catch-up in any process to let this write in between its batches.
 		announceWrite(this.options.indexDir);
 		try {
-			return await this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });
+			return await this.syncer.sync(path, {
+				batchBytes: HOT_PATH_BATCH_BYTES,
+				between: yieldToLoop,
+				busyTimeoutMs: HOT_PATH_BUSY_TIMEOUT_MS,
+				busyWaitMs: HOT_PATH_BUSY_WAIT_MS,
+			});
 		} finally {
 			writeDone(this.options.indexDir);
 		}

@@ -16,7 +16,7 @@ import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import { isStoreDamage, type SqliteDb } from "../store/db.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
@@ -32,9 +32,17 @@ export interface SyncOptions {
 	between?: () => Promise<void>;
 	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
 	shouldStop?: () => boolean;
+	/**
+	 * Longest time one attempt to start a write transaction may block this thread (the hot path's frame budget);
+	 * unset: the connection's busy timeout. Another process holding the write lock longer makes the sync "busy".
+	 */
+	busyTimeoutMs?: number;
+	/** Total time (waited asynchronously, between attempts) a write lock held elsewhere is retried. */
+	busyWaitMs?: number;
 }
 
-export type SyncStatus = "unchanged" | "indexed" | "reindexed" | "removed" | "missing" | "failed" | "stopped";
+/** "busy": another process held the write lock past the caller's budget; nothing was written or recorded. */
+export type SyncStatus = "unchanged" | "indexed" | "reindexed" | "removed" | "missing" | "failed" | "stopped" | "busy";
 
 export interface SyncResult {
 	status: SyncStatus;
@@ -92,14 +100,16 @@ export class SourceSyncer {
 		const o = { ...this.options, ...opts };
 		const total = unchangedResult();
 		for (;;) {
-			let batch: BatchResult;
+			let batch: BatchResult | "busy";
 			try {
-				batch = this.db.transaction(() => this.batch(path, o));
+				batch = await this.lockedBatch(path, o);
 			} catch (err) {
 				// A damaged store is not this file's failure: the caller recovers the store (IndexManager).
 				if (isStoreDamage(err)) throw err;
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}
+			// Busy is nobody's failure, and recording it would need the very lock another process holds.
+			if (batch === "busy") return { ...total, status: "busy" };
 			total.entriesAdded += batch.entriesAdded;
 			total.fragmentsAdded += batch.fragmentsAdded;
 			total.bytesRead += batch.bytesRead;
@@ -113,6 +123,30 @@ export class SourceSyncer {
 			if (batch.done) return total;
 			if (o.shouldStop?.()) return { ...total, status: "stopped" };
 			await o.between?.();
+		}
+	}
+
+	/** One batch in its own write transaction, each attempt blocking at most `busyTimeoutMs`; "busy" past `busyWaitMs`. */
+	private async lockedBatch(path: string, o: SyncOptions): Promise<BatchResult | "busy"> {
+		const deadline = Date.now() + (o.busyWaitMs ?? 0);
+		for (;;) {
+			try {
+				return this.withBusyTimeout(o.busyTimeoutMs, () => this.db.transaction(() => this.batch(path, o)));
+			} catch (err) {
+				if (!isBusy(err)) throw err;
+				if (Date.now() >= deadline) return "busy";
+				await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+			}
+		}
+	}
+
+	private withBusyTimeout<T>(ms: number | undefined, fn: () => T): T {
+		if (ms === undefined) return fn();
+		this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+		try {
+			return fn();
+		} finally {
+			this.db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
 		}
 	}
 
@@ -299,6 +333,14 @@ export class SourceSyncer {
 		this.rows.applyStates(row.id, stored, states);
 		return states;
 	}
+}
+
+/** Pause between attempts to get a write lock held by another process (the event loop runs meanwhile). */
+const BUSY_RETRY_MS = 25;
+
+function isBusy(err: unknown): boolean {
+	const code = sqliteErrorCode(err);
+	return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
 
 const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;

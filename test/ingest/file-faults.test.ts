@@ -100,15 +100,18 @@ describe("one unchanged rule for sync and catch-up", () => {
 		const roots = [{ path: dir, subfolders: false }];
 		const path = join(dir, "s.jsonl");
 		// Same length, different content and session: only the inode tells them apart.
+		// Whole seconds: both files get exactly the same mtime on every file system.
+		const mtime = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
 		writeFileSync(path, namedSession("aaaaaaaa-0000-4000-8000-000000000001", "/ws/a", undefined, "alpha content"));
+		utimesSync(path, mtime, mtime);
 		await catchUp(store.db, { roots });
 		const st = statSync(path);
 		const other = join(dir, "incoming.tmp");
 		writeFileSync(other, namedSession("bbbbbbbb-0000-4000-8000-000000000002", "/ws/a", undefined, "omega content"));
+		utimesSync(other, mtime, mtime);
 		expect(statSync(other).size).toBe(st.size);
-		utimesSync(other, st.atime, st.mtime);
 		renameSync(other, path);
-		expect(Math.trunc(statSync(path).mtimeMs)).toBe(Math.trunc(st.mtimeMs));
+		expect(statSync(path).mtimeMs).toBe(st.mtimeMs);
 
 		const r = await catchUp(store.db, { roots });
 		expect(r.indexed).toBe(1);
