@@ -64,8 +64,8 @@ export class SourceRows {
 		);
 		this.insertEvent = db.prepare(
 			`INSERT INTO events (source_id, seq, entry_id, parent_id, entry_type, role, tool_name, tool_call_id, is_error,
-				timestamp, line_no, byte_start, byte_end, link_id, attributes, files, branch_state, selection_state)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				timestamp, line_no, byte_start, byte_end, line_hash, link_id, attributes, files, branch_state, selection_state)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
 		this.insertFragment = db.prepare(
 			`INSERT INTO fragments (source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
@@ -114,8 +114,13 @@ export class SourceRows {
 		this.deleteSource.run(sourceId);
 	}
 
-	/** Inserts events with their fragments and FTS bodies; `states` gives each event's tree states. */
-	insert(sourceId: number, projected: ProjectedEvent[], states: (seq: number) => TreeStates): number {
+	/** Inserts events with their fragments and FTS bodies; `states` and `lineHash` give each event's tree states and line hash. */
+	insert(
+		sourceId: number,
+		projected: ProjectedEvent[],
+		states: (seq: number) => TreeStates,
+		lineHash: (seq: number) => Uint8Array | null,
+	): number {
 		let fragmentCount = 0;
 		for (const e of projected) {
 			const s = states(e.seq);
@@ -133,6 +138,7 @@ export class SourceRows {
 				e.lineNo,
 				e.byteStart,
 				e.byteEnd,
+				lineHash(e.seq),
 				e.linkId ?? null,
 				JSON.stringify(e.attributes),
 				JSON.stringify(e.files),

@@ -19,7 +19,7 @@ import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
-import { fingerprintRanges, hashRange } from "./fingerprint.js";
+import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
 
 export interface SyncOptions {
@@ -242,6 +242,7 @@ export class SourceSyncer {
 		const receipts: SkipReceipt[] = [];
 		let pending: Uint8Array = new Uint8Array(0);
 		let sessionName: string | null | undefined;
+		const hashes = new Map<number, Uint8Array>();
 
 		for (;;) {
 			if (state.byteOffset - row.offset >= batchBytes) break;
@@ -251,12 +252,15 @@ export class SourceSyncer {
 			// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
 			const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
 			const consumed = parsed.state.byteOffset - state.byteOffset;
+			const base = state.byteOffset;
 			state = parsed.state;
 			receipts.push(...parsed.receipts);
 			for (const entry of parsed.entries) {
 				const event = projectEntry(entry);
 				if (event.sessionName !== undefined) sessionName = event.sessionName || null;
 				projected.push(event);
+				// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
+				hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
 			}
 			pending = pending.subarray(consumed);
 		}
@@ -265,7 +269,12 @@ export class SourceSyncer {
 		const header = state.header;
 
 		const states = this.treeStates(row, projected);
-		result.fragmentsAdded = this.rows.insert(row.id, projected, (seq) => states.get(seq) ?? UNKNOWN_STATES);
+		result.fragmentsAdded = this.rows.insert(
+			row.id,
+			projected,
+			(seq) => states.get(seq) ?? UNKNOWN_STATES,
+			(seq) => hashes.get(seq) ?? null,
+		);
 		result.entriesAdded = projected.length;
 		result.skipped = receipts.length;
 		if (projected.length > 0 || receipts.length > 0 || row.offset !== state.byteOffset) {

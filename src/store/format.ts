@@ -7,7 +7,8 @@
  * never rebuild each other's index back and forth. A store whose `meta.format` disagrees with the pointer it was
  * found under is rebuilt as a new generation.
  */
-export const INDEX_FORMAT = 1;
+/** 2: every event row carries its line's xxHash64 (`line_hash`), which `verify` compares. */
+export const INDEX_FORMAT = 2;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

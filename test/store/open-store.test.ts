@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
+import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { readPointer, STORE_LOCK, writePointer } from "../../src/store/generations.js";
 import { LOG_FILE } from "../../src/store/log.js";
 import { knownMigrations } from "../../src/store/migrations.js";
@@ -10,6 +10,9 @@ import { openStore, type Store } from "../../src/store/open-store.js";
 import { grantCheckoutAccess, UNPRIVILEGED } from "../helpers/unprivileged.js";
 import { runChild } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
+
+/** A generation file name of this format holding garbage. */
+const GARBAGE = generationFileName("garbage");
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -94,8 +97,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0003_coverage_counts), as if an older version had created the store.
-		first.db.exec("DROP INDEX sources_unsynced; DROP INDEX sources_failed;");
+		// Undo the last migration (0004_line_hash), as if an older version had created the store.
+		first.db.exec("ALTER TABLE events DROP COLUMN line_hash");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -130,15 +133,15 @@ describe("openStore", () => {
 	it("moves a garbage file at the index path aside and starts a fresh store", async () => {
 		const dir = newDir();
 		const garbage = Buffer.from("this is not a sqlite database, just garbage bytes\n".repeat(200));
-		writeFileSync(join(dir, "index-f1-garbage.sqlite"), garbage);
-		writePointer(dir, "index-f1-garbage.sqlite");
+		writeFileSync(join(dir, GARBAGE), garbage);
+		writePointer(dir, GARBAGE);
 		const store = await open(dir);
 		expect(store.fresh).toBe("corrupt");
-		expect(store.file).not.toBe("index-f1-garbage.sqlite");
-		const aside = readdirSync(dir).filter((f) => f.startsWith("index-f1-garbage.sqlite.corrupt-"));
+		expect(store.file).not.toBe(GARBAGE);
+		const aside = readdirSync(dir).filter((f) => f.startsWith(`${GARBAGE}.corrupt-`));
 		expect(aside).toHaveLength(1);
 		expect(readFileSync(join(dir, aside[0]))).toEqual(garbage);
-		expect(existsSync(join(dir, "index-f1-garbage.sqlite"))).toBe(false);
+		expect(existsSync(join(dir, GARBAGE))).toBe(false);
 		expect(logEvents(dir, "store.corrupt_moved_aside")).toBe(1);
 		expect(journal(store)).toHaveLength(knownMigrations().length);
 	});
@@ -178,7 +181,7 @@ describe("openStore", () => {
 		const dir = newDir();
 		const store = await open(dir);
 		expect(store.isCurrent()).toBe(true);
-		writePointer(dir, "index-f1-other.sqlite");
+		writePointer(dir, generationFileName("other"));
 		expect(store.isCurrent()).toBe(false);
 		writePointer(dir, store.file);
 		expect(store.isCurrent()).toBe(true);
