@@ -14,7 +14,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
-import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
+import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
@@ -329,7 +329,7 @@ export class SourceSyncer {
 	 * a branch summary) from the whole source's skeleton, updating only the older rows whose states changed.
 	 */
 	private treeStates(row: SourceCheckpoint, projected: ProjectedEvent[]): Map<number, TreeStates> {
-		const nodes: TreeNode[] = projected.map(toNode);
+		const nodes: TreeNode[] = projected.map(treeNodeOf);
 		if (nodes.length === 0) return new Map();
 		if (row.entryCount === 0) return computeTreeStates(nodes);
 		const fast = extendsLeaf(row.leafEntryId, nodes, {
@@ -353,10 +353,6 @@ function isBusy(err: unknown): boolean {
 }
 
 const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;
-
-function toNode(e: ProjectedEvent): TreeNode {
-	return { seq: e.seq, entryId: e.entryId, parentId: e.parentId, entryType: e.entryType, linkId: e.linkId ?? null };
-}
 
 function resetCheckpoint(row: SourceCheckpoint): SourceCheckpoint {
 	return {

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { SessionHeader } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
-import { computeTreeStates } from "../project/tree-states.js";
+import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent } from "../project/types.js";
 import type { SqliteDb } from "../store/db.js";
 import { type DiscoveryRoot, discoverFiles } from "./discover.js";
@@ -114,15 +114,8 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 		}
 		const expected = parsed.entries.map(projectEntry);
 		for (const d of headerDifferences(s, parsed.header, expected)) add({ path: s.path, ...d });
-		const states = computeTreeStates(
-			expected.map((e) => ({
-				seq: e.seq,
-				entryId: e.entryId,
-				parentId: e.parentId,
-				entryType: e.entryType,
-				linkId: e.linkId ?? null,
-			})),
-		);
+		// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
+		const states = computeTreeStates(expected.map(treeNodeOf));
 		const stored = new Map((eventsOf.all(s.id) as StoredEvent[]).map((e) => [e.seq, e]));
 		for (const e of expected) {
 			const got = stored.get(e.seq);
