@@ -21,6 +21,7 @@ import {
 	traceEvent,
 } from "../query/index.js";
 import { SEARCH_FILTERS } from "../query/search/filters.js";
+import { isStoreDamage } from "../store/db.js";
 import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
 import { CliError, EXIT, UsageError } from "./errors.js";
@@ -43,7 +44,10 @@ export function cliCaller(ctx: CliContext): CallerContext {
 	};
 }
 
-/** Run `fn` against the index: caught up first unless `noSync`, closed afterwards. */
+/**
+ * Run `fn` against the index: caught up first unless `noSync`, closed afterwards. A damaged index (found by the
+ * query or the catch-up) is moved aside, rebuilt from the files, and asked again, once.
+ */
 export async function withIndex<T>(
 	ctx: CliContext,
 	noSync: boolean,
@@ -51,17 +55,35 @@ export async function withIndex<T>(
 	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
 ): Promise<T> {
 	if (noSync) {
-		const store = await openExistingStore(ctx.indexDir);
 		try {
-			return fn(store.db, cliCaller(ctx), coverageWithLocks(store, await lockStates(ctx.indexDir)));
-		} finally {
-			store.close();
+			return await answerAsIs(ctx, fn);
+		} catch (err) {
+			if (!isStoreDamage(err)) throw err;
+			hooks.progress.note("the index is damaged: moving it aside and rebuilding it from the session files…");
 		}
 	}
+	return answerCaughtUp(ctx, hooks, fn);
+}
+
+/** `--no-sync`: the index as it is, opened read-only. */
+async function answerAsIs<T>(ctx: CliContext, fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T) {
+	const store = await openExistingStore(ctx.indexDir);
+	try {
+		return fn(store.db, cliCaller(ctx), coverageWithLocks(store, await lockStates(ctx.indexDir)));
+	} finally {
+		store.close();
+	}
+}
+
+async function answerCaughtUp<T>(
+	ctx: CliContext,
+	hooks: CommandHooks,
+	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
+): Promise<T> {
 	const manager = await openManager(ctx);
 	const stop = () => void manager.close();
 	hooks.signal.addEventListener("abort", stop, { once: true });
-	try {
+	const catchUp = async () => {
 		const unsubscribe = manager.onProgress((p) => hooks.progress.update(p));
 		const outcome = await manager.startCatchUp();
 		unsubscribe();
@@ -70,7 +92,17 @@ export async function withIndex<T>(
 		// A failed or skipped catch-up still leaves a usable index; coverage tells how complete it is.
 		const coverage = await manager.coverage();
 		if (outcome.kind === "failed") coverage.note = `${coverage.note} (catch-up failed: ${outcome.error})`;
-		return fn(manager.store.db, cliCaller(ctx), coverage);
+		return coverage;
+	};
+	try {
+		const coverage = await catchUp();
+		try {
+			return fn(manager.store.db, cliCaller(ctx), coverage);
+		} catch (err) {
+			if (!(await manager.recoverFromDamage(err))) throw err;
+			hooks.progress.note("the index is damaged: moved aside; rebuilding it from the session files…");
+			return fn(manager.store.db, cliCaller(ctx), await catchUp());
+		}
 	} finally {
 		hooks.signal.removeEventListener("abort", stop);
 		await manager.close();

@@ -8,11 +8,11 @@ import type { Coverage } from "../contract.js";
 import { CATCH_UP_LOCK } from "../ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "../ingest/discover.js";
 import { REBUILD_LOCK } from "../ingest/rebuild.js";
-import { defaultCoverage } from "../query/index.js";
 import { INDEX_FORMAT, pointerFileName } from "../store/format.js";
 import { STORE_LOCK } from "../store/generations.js";
 import { type LockHolderInfo, lockHolderInfo } from "../store/lock.js";
 import { openStore, type Store } from "../store/open-store.js";
+import { computeCoverage } from "../store/source-counts.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { formatBytes } from "./format.js";
@@ -76,18 +76,10 @@ export async function lockStates(indexDir: string): Promise<Record<string, LockH
 
 /** Coverage as every process sees it: counts from the store, rebuild and catch-up from the locks. */
 export function coverageWithLocks(store: Store, locks: Record<string, LockHolderInfo>): Coverage {
-	const base = defaultCoverage(store.db);
-	const rebuilding = locks[REBUILD_LOCK]?.locked === true;
-	const catchingUp = locks[CATCH_UP_LOCK]?.locked === true;
-	const extra = [rebuilding ? "rebuild running" : "", catchingUp && !rebuilding ? "catch-up running" : ""].filter(
-		Boolean,
-	);
-	return {
-		...base,
-		rebuilding,
-		partial: base.partial || rebuilding,
-		note: extra.length ? `${base.note}, ${extra.join(", ")}` : base.note,
-	};
+	return computeCoverage(store.db, {
+		rebuilding: locks[REBUILD_LOCK]?.locked === true,
+		catchingUp: locks[CATCH_UP_LOCK]?.locked === true,
+	});
 }
 
 function countRows(store: Store): IndexCounts {

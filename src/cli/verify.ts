@@ -1,7 +1,8 @@
 /**
- * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes) and
- * list every difference. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
+ * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes, every
+ * line's xxHash64, every header field and the session name) and list every difference; exit 1 when there is one. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
  */
+import { initFingerprints } from "../ingest/fingerprint.js";
 import { type VerifyReport, verifyIndex } from "../ingest/verify.js";
 import type { CliContext } from "./context.js";
 import { openExistingStore } from "./status.js";
@@ -20,6 +21,7 @@ export interface VerifyCommandReport extends VerifyReport {
 const DIFFERENCE_LIMIT = 1_000;
 
 export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
+	await initFingerprints();
 	const store = await openExistingStore(ctx.indexDir);
 	try {
 		const report = verifyIndex(store.db, ctx.roots, ctx.extraFiles);

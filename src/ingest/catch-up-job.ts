@@ -2,8 +2,10 @@
  * One whole-corpus catch-up as a job: take the cross-process catch-up lock (or skip if another process holds it),
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
-import { type LockHandle, tryLock } from "../store/lock.js";
-import { openStore } from "../store/open-store.js";
+
+import { isStoreDamage } from "../store/db.js";
+import { type LockHandle, takeLock } from "../store/lock.js";
+import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
@@ -69,20 +71,38 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 
 export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Promise<CatchUpOutcome> {
 	await initFingerprints();
-	const lock = await tryLock(job.indexDir, CATCH_UP_LOCK, { stale: job.lockStaleMs });
-	if (!lock) return { kind: "skipped", reason: "locked" };
+	const attempt = await takeLock(job.indexDir, CATCH_UP_LOCK, { stale: job.lockStaleMs });
+	if (!attempt.ok) {
+		// A lock that cannot be created is a read-only index directory, not a busy one: waiting would never end.
+		if (attempt.reason === "unwritable") return { kind: "skipped", reason: "read-only" };
+		if (attempt.reason === "error") return { kind: "failed", error: attempt.error };
+		return { kind: "skipped", reason: "locked" };
+	}
+	const lock = attempt.handle;
 	try {
-		const opened = await openStore({ dir: job.indexDir, lockStaleMs: job.lockStaleMs });
+		let opened = await openStore({ dir: job.indexDir, lockStaleMs: job.lockStaleMs });
 		if (!opened.ok) return { kind: "failed", error: opened.error };
-		const store = opened.store;
-		try {
-			if (store.readOnly) return { kind: "skipped", reason: "read-only" };
-			tuneForBulkWrites(store.db);
-			// A compromised lock means another process may have taken over: stop writing at once.
-			const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
-			return { kind: "done", result };
-		} finally {
-			store.close();
+		if (opened.store.readOnly) {
+			opened.store.close();
+			return { kind: "skipped", reason: "read-only" };
+		}
+		// A damaged store found during the pass is moved aside once and the pass runs again on a fresh generation.
+		for (let attempt = 0; ; attempt++) {
+			const store = opened.store;
+			try {
+				tuneForBulkWrites(store.db);
+				// A compromised lock means another process may have taken over: stop writing at once.
+				const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
+				store.close();
+				return { kind: "done", result };
+			} catch (err) {
+				if (attempt > 0 || !isStoreDamage(err)) {
+					store.close();
+					throw err;
+				}
+				opened = await recoverCorruptStore(store, err, { lockStaleMs: job.lockStaleMs });
+				if (!opened.ok) return { kind: "failed", error: opened.error };
+			}
 		}
 	} catch (err) {
 		return { kind: "failed", error: err instanceof Error ? err.message : String(err) };

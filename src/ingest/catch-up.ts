@@ -4,7 +4,9 @@
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
 import type { SqliteDb } from "../store/db.js";
-import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
+import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 
 /** Progress of one catch-up pass, reported after every file. */
@@ -37,28 +39,10 @@ export interface CatchUpResult extends CatchUpProgress {
 	errors: Array<{ path: string; error: string }>;
 }
 
-/** Meta key holding the number of session files the last discovery found (for coverage in every process). */
-export const KNOWN_SOURCES_KEY = "known_sources";
-
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
-interface StoredFacts {
+interface StoredFacts extends CheckpointFacts {
 	path: string;
-	size: number;
-	mtimeMs: number;
-	syncedAt: number | null;
-	lastError: string | null;
-}
-
-/** True when discovery's stat matches what the last complete sync saw: no transaction needed. */
-function unchanged(file: DiscoveredFile, stored: StoredFacts | undefined): boolean {
-	return (
-		stored !== undefined &&
-		stored.syncedAt !== null &&
-		stored.lastError === null &&
-		stored.size === file.size &&
-		stored.mtimeMs === file.mtimeMs
-	);
 }
 
 export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
@@ -69,7 +53,9 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	const stored = new Map(
 		(
 			db
-				.prepare("SELECT path, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError FROM sources")
+				.prepare(
+					"SELECT path, dev, ino, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError FROM sources",
+				)
 				.all() as StoredFacts[]
 		).map((r) => [r.path, r]),
 	);
@@ -82,7 +68,11 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	const discovered = new Set(files.map((f) => f.path));
 	// Rows whose files were not discovered: gone files are removed, files outside these roots are kept.
 	const vanished = [...stored.keys()].filter((p) => !discovered.has(p));
-	const work = ordered.filter((f) => !unchanged(f, stored.get(f.path)));
+	// The sync's own unchanged rule (identity included), checked here without opening a transaction.
+	const work = ordered.filter((f) => {
+		const row = stored.get(f.path);
+		return !row || !matchesCheckpoint(row, f);
+	});
 	const progress: CatchUpResult = {
 		total: work.length + vanished.length,
 		done: 0,

@@ -2,9 +2,10 @@
  * Finds session files under the discovery roots. Pi's session folders are flat, and `<agentDir>/sessions/` holds
  * one folder per workspace, so a root is either scanned flat or one level of sub-folders deep.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { subdirectories } from "../config/pi-paths.js";
+import { type FileFacts, statRegularFile } from "./file-facts.js";
 
 /** A folder to look for `*.jsonl` session files in. */
 export interface DiscoveryRoot {
@@ -13,11 +14,9 @@ export interface DiscoveryRoot {
 	subfolders: boolean;
 }
 
-/** A session file found on disk, with the stat facts ordering and sync need. */
-export interface DiscoveredFile {
+/** A session file found on disk, with the stat facts ordering and the unchanged rule need. */
+export interface DiscoveredFile extends FileFacts {
 	path: string;
-	size: number;
-	mtimeMs: number;
 }
 
 function jsonlIn(dir: string): string[] {
@@ -42,12 +41,9 @@ export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = [])
 	for (const f of extraFiles) paths.add(resolve(f));
 	const found: DiscoveredFile[] = [];
 	for (const path of paths) {
-		try {
-			const st = statSync(path);
-			if (st.isFile()) found.push({ path, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) });
-		} catch {
-			// Vanished between readdir and stat: the next pass will not see it either.
-		}
+		// Vanished between readdir and stat, or not a regular file (a FIFO is never opened): skipped.
+		const facts = statRegularFile(path);
+		if (facts) found.push({ path, ...facts });
 	}
 	return found;
 }

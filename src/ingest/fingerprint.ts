@@ -27,6 +27,13 @@ export function hashBytes(bytes: Uint8Array): string {
 	return requireHasher().h64Raw(bytes).toString(16).padStart(16, "0");
 }
 
+/** xxHash64 of one line's bytes as 8 big-endian bytes (the `events.line_hash` column). */
+export function lineHash(bytes: Uint8Array): Buffer {
+	const out = Buffer.alloc(8);
+	out.writeBigUInt64BE(requireHasher().h64Raw(bytes));
+	return out;
+}
+
 /** Reads exactly [start, end) of an open file; returns fewer bytes only if the file is shorter. */
 export function readRange(fd: number, start: number, end: number): Uint8Array {
 	const length = Math.max(0, end - start);

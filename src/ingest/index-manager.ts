@@ -5,11 +5,11 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Coverage } from "../contract.js";
+import { isStoreDamage } from "../store/db.js";
 import { lockHolderInfo } from "../store/lock.js";
-import { openStore, type Store } from "../store/open-store.js";
-import { sourceCounts } from "../store/source-counts.js";
+import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
+import { computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
-import { KNOWN_SOURCES_KEY } from "./catch-up.js";
 import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import type { DiscoveryRoot } from "./discover.js";
@@ -36,6 +36,13 @@ export class IndexUnavailableError extends Error {}
 
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
+/**
+ * The hot path's frame budget: the longest one attempt to take the write lock may block Pi's thread. A writer
+ * frozen inside a transaction (a `reindex` stopped with Ctrl-Z) would otherwise cost the 10 s busy timeout per call.
+ */
+export const HOT_PATH_BUSY_TIMEOUT_MS = 50;
+/** How long (asynchronously) the hot path keeps retrying a lock held elsewhere before answering from the index. */
+export const HOT_PATH_BUSY_WAIT_MS = 1_000;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 export class IndexManager {
@@ -48,6 +55,8 @@ export class IndexManager {
 	private lastProgress: CatchUpProgress | undefined;
 	private readonly listeners = new Set<(p: CatchUpProgress) => void>();
 	private closed = false;
+	/** Set when recovery replaced the generation: a catch-up running meanwhile must run again. */
+	private generationReplaced = false;
 
 	private constructor(
 		private readonly options: IndexManagerOptions,
@@ -62,7 +71,18 @@ export class IndexManager {
 		await initFingerprints();
 		const opened = await openStore({ dir: options.indexDir, lockStaleMs: options.lockStaleMs });
 		if (!opened.ok) throw new IndexUnavailableError(opened.error);
-		return new IndexManager(options, opened.store);
+		try {
+			return new IndexManager(options, opened.store);
+		} catch (err) {
+			// Preparing the sync statements found the schema damaged (e.g. a table gone): replace the generation once.
+			if (!isStoreDamage(err) || opened.store.readOnly) {
+				opened.store.close();
+				throw err;
+			}
+			const fresh = await recoverCorruptStore(opened.store, err, { lockStaleMs: options.lockStaleMs });
+			if (!fresh.ok) throw new IndexUnavailableError(fresh.error);
+			return new IndexManager(options, fresh.store);
+		}
 	}
 
 	/** The store as last opened; call `refresh()` first to follow a newly published generation. */
@@ -83,6 +103,27 @@ export class IndexManager {
 		return this.current;
 	}
 
+	/**
+	 * Handles an error thrown by anything that used this store. Damage (corruption, a table gone) moves the generation
+	 * aside and opens a fresh one, as a corrupt file found at open does; the caller then starts a catch-up to refill
+	 * it. Returns true when it recovered, false when the error was not damage (or the store is read-only).
+	 */
+	async recoverFromDamage(err: unknown): Promise<boolean> {
+		if (this.closed || !isStoreDamage(err) || this.current.readOnly) return false;
+		const damaged = this.current;
+		this.generationReplaced = true;
+		// Another process may have recovered already: then following its new generation is all there is to do.
+		if (!damaged.isCurrent()) {
+			await this.refresh();
+			return true;
+		}
+		const reopened = await recoverCorruptStore(damaged, err, { lockStaleMs: this.options.lockStaleMs });
+		if (!reopened.ok) return false;
+		this.current = reopened.store;
+		this.syncer = new SourceSyncer(reopened.store.db);
+		return true;
+	}
+
 	/** Brings one file up to date (the hot path before every tool call). */
 	async syncFile(path: string): Promise<SyncResult> {
 		const store = await this.refresh();
@@ -90,7 +131,12 @@ export class IndexManager {
 		// Tell a catch-up in any process to let this write in between its batches.
 		announceWrite(this.options.indexDir);
 		try {
-			return await this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });
+			return await this.syncer.sync(path, {
+				batchBytes: HOT_PATH_BATCH_BYTES,
+				between: yieldToLoop,
+				busyTimeoutMs: HOT_PATH_BUSY_TIMEOUT_MS,
+				busyWaitMs: HOT_PATH_BUSY_WAIT_MS,
+			});
 		} finally {
 			writeDone(this.options.indexDir);
 		}
@@ -99,7 +145,7 @@ export class IndexManager {
 	/** Starts background catch-up unless one is already running here; resolves when it ends. */
 	startCatchUp(): Promise<CatchUpOutcome> {
 		if (this.closed) return Promise.resolve({ kind: "skipped", reason: "locked" });
-		this.running ??= this.runCatchUp().finally(() => {
+		this.running ??= this.runCatchUpUntilCurrent().finally(() => {
 			this.running = undefined;
 		});
 		return this.running;
@@ -131,6 +177,15 @@ export class IndexManager {
 	private emit(p: CatchUpProgress): void {
 		this.lastProgress = p;
 		for (const l of this.listeners) l(p);
+	}
+
+	/** Runs catch-up again when the generation was replaced while it ran (it filled the damaged one). */
+	private async runCatchUpUntilCurrent(): Promise<CatchUpOutcome> {
+		for (;;) {
+			this.generationReplaced = false;
+			const outcome = await this.runCatchUp();
+			if (!this.generationReplaced || this.closed) return outcome;
+		}
 	}
 
 	private runCatchUp(): Promise<CatchUpOutcome> {
@@ -219,33 +274,10 @@ export class IndexManager {
 	/** Coverage of the index as every process sees it (counts from the store, lock states from the index dir). */
 	async coverage(): Promise<Coverage> {
 		const db = (await this.refresh()).db;
-		const counts = sourceCounts(db);
-		const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
-			| { value: string }
-			| undefined;
-		const { indexed, failed } = counts;
-		const known = Math.max(counts.total, Number(knownRow?.value ?? 0));
-		const pending = Math.max(0, known - indexed - failed);
 		const rebuilding = (await lockHolderInfo(this.options.indexDir, REBUILD_LOCK)).locked;
 		const catchingUp = this.catchUpRunning || (await lockHolderInfo(this.options.indexDir, CATCH_UP_LOCK)).locked;
-		// Until a discovery has run, nobody knows how many sessions exist: a fresh index is never "complete".
-		const neverScanned = knownRow === undefined;
-		const partial = pending > 0 || rebuilding || neverScanned;
-		const parts = [neverScanned ? "no discovery yet" : `${indexed} of ${known} session files indexed`];
-		if (pending) parts.push(`${pending} pending`);
-		if (failed) parts.push(`${failed} failed`);
-		if (rebuilding) parts.push("rebuild running");
-		else if (catchingUp) parts.push("catch-up running");
-		if (this.current.readOnly) parts.push("read-only store (a newer version owns it)");
-		return {
-			known,
-			indexed,
-			pending,
-			failed,
-			rebuilding,
-			partial,
-			note: `${partial ? "partial" : "complete"}: ${parts.join(", ")}`,
-		};
+		const readOnlyReason = this.current.readOnly ? (this.current.readOnlyReason ?? "not writable") : undefined;
+		return computeCoverage(db, { rebuilding, catchingUp, readOnlyReason });
 	}
 
 	/** Stops the worker (finishing its open batch), releases locks and closes handles. Safe to call twice. */

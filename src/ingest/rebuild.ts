@@ -4,10 +4,13 @@
  */
 
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
-import { tryLock } from "../store/lock.js";
+import { takeLock, tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
 import { CATCH_UP_LOCK, type CatchUpJob, catchUpOptions, type JobHooks, tuneForBulkWrites } from "./catch-up-job.js";
 import { initFingerprints } from "./fingerprint.js";
+
+/** Why nothing can be indexed in a directory this process cannot write. */
+export const READ_ONLY_DIR = "the index directory is read-only (not writable by this user)";
 
 /** Held for the whole rebuild; coverage reports "rebuilding" while it exists. */
 export const REBUILD_LOCK = "rebuild";
@@ -23,8 +26,13 @@ export async function rebuildStore(
 ): Promise<RebuildOutcome> {
 	await initFingerprints();
 	const stale = hooks.lockStaleMs;
-	const rebuildLock = await tryLock(job.indexDir, REBUILD_LOCK, { stale });
-	if (!rebuildLock) return { kind: "skipped", reason: "locked" };
+	const attempt = await takeLock(job.indexDir, REBUILD_LOCK, { stale });
+	if (!attempt.ok) {
+		if (attempt.reason === "busy") return { kind: "skipped", reason: "locked" };
+		// A read-only index directory: no new generation can be written there, however long one waits.
+		return { kind: "failed", error: attempt.reason === "unwritable" ? READ_ONLY_DIR : attempt.error };
+	}
+	const rebuildLock = attempt.handle;
 	// Waits for a running catch-up: it would otherwise keep writing into the generation being replaced.
 	const catchUpLock = await tryLock(job.indexDir, CATCH_UP_LOCK, { wait: true, stale });
 	if (!catchUpLock) {

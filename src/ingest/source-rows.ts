@@ -34,13 +34,14 @@ export interface SourceCheckpoint {
 	skippedCount: number;
 	receipts: string;
 	syncedAt: number | null;
+	lastError: string | null;
 	sessionId: string | null;
 }
 
 const CHECKPOINT_COLUMNS = `id, path, dev, ino, size, mtime_ms AS mtimeMs, offset, line_count AS lineCount,
 	parse_state AS parseState, head_hash AS headHash, head_len AS headLen, tail_hash AS tailHash,
 	tail_start AS tailStart, leaf_entry_id AS leafEntryId, leaf_seq AS leafSeq, entry_count AS entryCount,
-	skipped_count AS skippedCount, receipts, synced_at AS syncedAt, session_id AS sessionId`;
+	skipped_count AS skippedCount, receipts, synced_at AS syncedAt, last_error AS lastError, session_id AS sessionId`;
 
 /** Prepared statements for one connection, created once and reused for every batch. */
 export class SourceRows {
@@ -69,8 +70,8 @@ export class SourceRows {
 		);
 		this.insertEvent = db.prepare(
 			`INSERT INTO events (source_id, seq, entry_id, parent_id, entry_type, role, tool_name, tool_call_id, is_error,
-				timestamp, line_no, byte_start, byte_end, link_id, attributes, files, branch_state, selection_state)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				timestamp, line_no, byte_start, byte_end, line_hash, link_id, attributes, files, branch_state, selection_state)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
 		this.insertFragment = db.prepare(
 			`INSERT INTO fragments (source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
@@ -132,13 +133,14 @@ export class SourceRows {
 	}
 
 	/**
-	 * Inserts events with their fragments and FTS documents; `states` gives each event's tree states, `cwd` is the
-	 * session's header cwd (a filter tag).
+	 * Inserts events with their fragments and FTS documents; `states` and `lineHash` give each event's tree states
+	 * and line hash, `cwd` is the session's header cwd (a filter tag).
 	 */
 	insert(
 		sourceId: number,
 		projected: ProjectedEvent[],
 		states: (seq: number) => TreeStates,
+		lineHash: (seq: number) => Uint8Array | null,
 		cwd: string | null,
 	): number {
 		let fragmentCount = 0;
@@ -158,6 +160,7 @@ export class SourceRows {
 				e.lineNo,
 				e.byteStart,
 				e.byteEnd,
+				lineHash(e.seq),
 				e.linkId ?? null,
 				JSON.stringify(e.attributes),
 				JSON.stringify(e.files),

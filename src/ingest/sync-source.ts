@@ -9,16 +9,17 @@
  * Each batch is one BEGIN IMMEDIATE transaction that re-reads the checkpoint first, so concurrent indexers in any
  * number of processes index every complete line exactly once.
  */
-import { type BigIntStats, closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
-import type { ParseState, SkipReceipt } from "../parse/types.js";
+import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
-import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
+import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import type { SqliteDb } from "../store/db.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
-import { fingerprintRanges, hashRange } from "./fingerprint.js";
+import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
+import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
 
 export interface SyncOptions {
@@ -31,9 +32,17 @@ export interface SyncOptions {
 	between?: () => Promise<void>;
 	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
 	shouldStop?: () => boolean;
+	/**
+	 * Longest time one attempt to start a write transaction may block this thread (the hot path's frame budget);
+	 * unset: the connection's busy timeout. Another process holding the write lock longer makes the sync "busy".
+	 */
+	busyTimeoutMs?: number;
+	/** Total time (waited asynchronously, between attempts) a write lock held elsewhere is retried. */
+	busyWaitMs?: number;
 }
 
-export type SyncStatus = "unchanged" | "indexed" | "reindexed" | "removed" | "missing" | "failed" | "stopped";
+/** "busy": another process held the write lock past the caller's budget; nothing was written or recorded. */
+export type SyncStatus = "unchanged" | "indexed" | "reindexed" | "removed" | "missing" | "failed" | "stopped" | "busy";
 
 export interface SyncResult {
 	status: SyncStatus;
@@ -62,64 +71,6 @@ interface BatchResult extends SyncResult {
 	done: boolean;
 }
 
-interface FileFacts {
-	dev: string;
-	ino: string;
-	size: number;
-	mtimeMs: number;
-}
-
-function facts(st: BigIntStats): FileFacts {
-	return {
-		dev: String(st.dev),
-		ino: String(st.ino),
-		size: Number(st.size),
-		mtimeMs: Math.trunc(Number(st.mtimeMs)),
-	};
-}
-
-/** The file is exactly as the last complete sync saw it: nothing to read. */
-function matchesCheckpoint(row: SourceCheckpoint, file: FileFacts): boolean {
-	return (
-		row.syncedAt !== null &&
-		row.dev === file.dev &&
-		row.ino === file.ino &&
-		row.size === file.size &&
-		row.mtimeMs === file.mtimeMs
-	);
-}
-
-function isGone(err: unknown): boolean {
-	const code = (err as NodeJS.ErrnoException).code;
-	return code === "ENOENT" || code === "ENOTDIR";
-}
-
-function exists(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch (err) {
-		if (isGone(err)) return false;
-		throw err;
-	}
-}
-
-/** Opens the file and takes its facts from the open descriptor, so both describe the same inode. */
-function openFile(path: string): { fd: number; file: FileFacts } | null {
-	let fd: number;
-	try {
-		fd = openSync(path, "r");
-	} catch (err) {
-		if (isGone(err)) return null;
-		throw err;
-	}
-	const st = fstatSync(fd, { bigint: true });
-	if (!st.isFile()) {
-		closeSync(fd);
-		return null;
-	}
-	return { fd, file: facts(st) };
-}
-
 /** Per-connection sync machinery (prepared statements are reused across files and batches). */
 export class SourceSyncer {
 	private readonly rows: SourceRows;
@@ -140,13 +91,8 @@ export class SourceSyncer {
 	unchanged(path: string): boolean {
 		const row = this.rows.get(path);
 		if (!row) return false;
-		let st: BigIntStats;
-		try {
-			st = statSync(path, { bigint: true });
-		} catch {
-			return false;
-		}
-		return matchesCheckpoint(row, facts(st));
+		const file = statRegularFile(path);
+		return file !== undefined && matchesCheckpoint(row, file);
 	}
 
 	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
@@ -154,12 +100,16 @@ export class SourceSyncer {
 		const o = { ...this.options, ...opts };
 		const total = unchangedResult();
 		for (;;) {
-			let batch: BatchResult;
+			let batch: BatchResult | "busy";
 			try {
-				batch = this.db.transaction(() => this.batch(path, o));
+				batch = await this.lockedBatch(path, o);
 			} catch (err) {
+				// A damaged store is not this file's failure: the caller recovers the store (IndexManager).
+				if (isStoreDamage(err)) throw err;
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}
+			// Busy is nobody's failure, and recording it would need the very lock another process holds.
+			if (batch === "busy") return { ...total, status: "busy" };
 			total.entriesAdded += batch.entriesAdded;
 			total.fragmentsAdded += batch.fragmentsAdded;
 			total.bytesRead += batch.bytesRead;
@@ -176,16 +126,40 @@ export class SourceSyncer {
 		}
 	}
 
+	/** One batch in its own write transaction, each attempt blocking at most `busyTimeoutMs`; "busy" past `busyWaitMs`. */
+	private async lockedBatch(path: string, o: SyncOptions): Promise<BatchResult | "busy"> {
+		const deadline = Date.now() + (o.busyWaitMs ?? 0);
+		for (;;) {
+			try {
+				return this.withBusyTimeout(o.busyTimeoutMs, () => this.db.transaction(() => this.batch(path, o)));
+			} catch (err) {
+				if (!isBusy(err)) throw err;
+				if (Date.now() >= deadline) return "busy";
+				await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+			}
+		}
+	}
+
+	private withBusyTimeout<T>(ms: number | undefined, fn: () => T): T {
+		if (ms === undefined) return fn();
+		this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+		try {
+			return fn();
+		} finally {
+			this.db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
+		}
+	}
+
 	private recordFailure(path: string, err: unknown): string {
 		const message = err instanceof Error ? err.message : String(err);
 		try {
 			this.db.transaction(() => {
-				const row = this.rows.get(path);
-				if (row) {
-					this.db
-						.prepare("UPDATE sources SET last_error = ?, failures = failures + 1 WHERE id = ?")
-						.run(message.slice(0, 500), row.id);
-				}
+				// A file that fails before it ever had a row (unreadable) gets an empty one, so coverage counts it as
+				// failed; its unknown identity makes the next successful sync index it from byte 0.
+				const row = this.rows.get(path) ?? this.rows.create(path, "", "", 0, 0);
+				this.db
+					.prepare("UPDATE sources SET last_error = ?, failures = failures + 1 WHERE id = ?")
+					.run(message.slice(0, 500), row.id);
 			});
 		} catch {
 			// The store itself is failing; the caller reports the original error.
@@ -197,7 +171,7 @@ export class SourceSyncer {
 	private batch(path: string, o: SyncOptions): BatchResult {
 		const result: BatchResult = { ...unchangedResult(), done: true };
 		this.fingerprintBytes = 0;
-		const opened = openFile(path);
+		const opened = openRegularFile(path);
 		let row = this.rows.get(path);
 		if (!opened) {
 			if (row) this.rows.remove(row.id);
@@ -237,7 +211,7 @@ export class SourceSyncer {
 	/** A new path whose (dev, ino) and fingerprints match a source whose old path is gone: the file moved. */
 	private rekeyMoved(path: string, file: FileFacts, fd: number): { row: SourceCheckpoint; from: string } | undefined {
 		for (const candidate of this.rows.withIdentity(file.dev, file.ino)) {
-			if (candidate.path === path || exists(candidate.path)) continue;
+			if (candidate.path === path || statRegularFile(candidate.path)) continue;
 			if (this.rewriteReason(candidate, file, fd)) continue;
 			this.rows.saveCheckpoint(candidate.id, { path });
 			return { row: { ...candidate, path }, from: candidate.path };
@@ -268,6 +242,7 @@ export class SourceSyncer {
 		const receipts: SkipReceipt[] = [];
 		let pending: Uint8Array = new Uint8Array(0);
 		let sessionName: string | null | undefined;
+		const hashes = new Map<number, Uint8Array>();
 
 		for (;;) {
 			if (state.byteOffset - row.offset >= batchBytes) break;
@@ -277,12 +252,15 @@ export class SourceSyncer {
 			// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
 			const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
 			const consumed = parsed.state.byteOffset - state.byteOffset;
+			const base = state.byteOffset;
 			state = parsed.state;
 			receipts.push(...parsed.receipts);
 			for (const entry of parsed.entries) {
 				const event = projectEntry(entry);
 				if (event.sessionName !== undefined) sessionName = event.sessionName || null;
 				projected.push(event);
+				// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
+				hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
 			}
 			pending = pending.subarray(consumed);
 		}
@@ -292,7 +270,13 @@ export class SourceSyncer {
 
 		const states = this.treeStates(row, projected);
 		const cwd = header?.cwd ?? this.rows.cwdOf(row.id);
-		result.fragmentsAdded = this.rows.insert(row.id, projected, (seq) => states.get(seq) ?? UNKNOWN_STATES, cwd);
+		result.fragmentsAdded = this.rows.insert(
+			row.id,
+			projected,
+			(seq) => states.get(seq) ?? UNKNOWN_STATES,
+			(seq) => hashes.get(seq) ?? null,
+			cwd,
+		);
 		result.entriesAdded = projected.length;
 		result.skipped = receipts.length;
 		if (projected.length > 0 || receipts.length > 0 || row.offset !== state.byteOffset) {
@@ -324,17 +308,12 @@ export class SourceSyncer {
 			update.leafEntryId = last.entryId;
 			update.leafSeq = last.seq;
 		}
+		// A batch from byte 0 (first sync, or a reset after a rewrite) owns every header-derived field: what the old
+		// content said (id, cwd, name…) must never survive into the new one, even when the new one has no header yet.
+		const fromStart = row.offset === 0;
 		if (sessionName !== undefined) update.sessionName = sessionName;
-		if (header && row.sessionId === null) {
-			update.sessionId = header.id;
-			update.sessionVersion = header.version;
-			update.cwd = header.cwd;
-			update.headerTimestamp = header.timestamp;
-			update.parentSession = header.parentSession ?? null;
-			update.parentSessionPath = header.parentSession
-				? resolveParentSession(header.parentSession, header.cwd, row.path)
-				: null;
-		}
+		else if (fromStart) update.sessionName = null;
+		if (fromStart || (header && row.sessionId === null)) Object.assign(update, headerFields(header, row.path));
 		this.rows.saveCheckpoint(row.id, update);
 		result.done = reachedEnd || reader.position >= file.size;
 		result.fingerprintBytes = this.fingerprintBytes;
@@ -352,7 +331,7 @@ export class SourceSyncer {
 	 * a branch summary) from the whole source's skeleton, updating only the older rows whose states changed.
 	 */
 	private treeStates(row: SourceCheckpoint, projected: ProjectedEvent[]): Map<number, TreeStates> {
-		const nodes: TreeNode[] = projected.map(toNode);
+		const nodes: TreeNode[] = projected.map(treeNodeOf);
 		if (nodes.length === 0) return new Map();
 		if (row.entryCount === 0) return computeTreeStates(nodes);
 		const fast = extendsLeaf(row.leafEntryId, nodes, {
@@ -367,11 +346,15 @@ export class SourceSyncer {
 	}
 }
 
-const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;
+/** Pause between attempts to get a write lock held by another process (the event loop runs meanwhile). */
+const BUSY_RETRY_MS = 25;
 
-function toNode(e: ProjectedEvent): TreeNode {
-	return { seq: e.seq, entryId: e.entryId, parentId: e.parentId, entryType: e.entryType, linkId: e.linkId ?? null };
+function isBusy(err: unknown): boolean {
+	const code = sqliteErrorCode(err);
+	return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
+
+const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;
 
 function resetCheckpoint(row: SourceCheckpoint): SourceCheckpoint {
 	return {
@@ -401,6 +384,18 @@ function parseStateOf(row: SourceCheckpoint): ParseState {
 		// fall through
 	}
 	throw new Error(`checkpoint of source ${row.id} has an unreadable parser state`);
+}
+
+/** The checkpoint's header-derived columns for `header`, all null when there is none. */
+function headerFields(header: SessionHeader | undefined, ownPath: string): CheckpointUpdate {
+	return {
+		sessionId: header?.id ?? null,
+		sessionVersion: header?.version ?? null,
+		cwd: header?.cwd ?? null,
+		headerTimestamp: header?.timestamp ?? null,
+		parentSession: header?.parentSession ?? null,
+		parentSessionPath: header?.parentSession ? resolveParentSession(header.parentSession, header.cwd, ownPath) : null,
+	};
 }
 
 /** Pi records parentSession as given on its command line; a relative one is relative to where Pi ran. */

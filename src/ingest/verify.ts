@@ -5,10 +5,13 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
+import type { SessionHeader } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
-import { computeTreeStates } from "../project/tree-states.js";
+import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
+import type { ProjectedEvent } from "../project/types.js";
 import type { SqliteDb } from "../store/db.js";
 import { type DiscoveryRoot, discoverFiles } from "./discover.js";
+import { lineHash } from "./fingerprint.js";
 
 /** One disagreement between the index and the files. */
 export interface Difference {
@@ -23,7 +26,11 @@ export interface Difference {
 		| "event-differs"
 		| "fragments-differ"
 		| "fts-differs"
-		| "state-differs";
+		| "state-differs"
+		| "content-differs"
+		| "header-differs"
+		| "name-differs"
+		| "unreadable";
 	detail: string;
 }
 
@@ -42,6 +49,20 @@ interface StoredEvent {
 	branchState: string;
 	selectionState: string;
 	fragments: number;
+	lineHash: Uint8Array | null;
+}
+
+/** The header-derived columns of a source, compared with the file's header. */
+interface StoredSource {
+	id: number;
+	path: string;
+	offset: number;
+	sessionId: string | null;
+	cwd: string | null;
+	sessionVersion: number | null;
+	headerTimestamp: string | null;
+	parentSession: string | null;
+	sessionName: string | null;
 }
 
 const MAX_DIFFERENCES = 1_000;
@@ -52,11 +73,13 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 	const add = (d: Difference) => {
 		if (differences.length < MAX_DIFFERENCES) differences.push(d);
 	};
-	const sources = db.prepare("SELECT id, path, offset FROM sources ORDER BY path").all() as Array<{
-		id: number;
-		path: string;
-		offset: number;
-	}>;
+	const sources = db
+		.prepare(
+			`SELECT id, path, offset, session_id AS sessionId, cwd, session_version AS sessionVersion,
+				header_timestamp AS headerTimestamp, parent_session AS parentSession, session_name AS sessionName
+			FROM sources ORDER BY path`,
+		)
+		.all() as StoredSource[];
 	const files = discoverFiles(roots, extraFiles);
 	const indexed = new Set(sources.map((s) => s.path));
 	for (const f of files)
@@ -64,7 +87,7 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 
 	const eventsOf = db.prepare(
 		`SELECT e.seq, e.entry_id AS entryId, e.entry_type AS entryType, e.byte_start AS byteStart, e.byte_end AS byteEnd,
-			e.branch_state AS branchState, e.selection_state AS selectionState,
+			e.branch_state AS branchState, e.selection_state AS selectionState, e.line_hash AS lineHash,
 			(SELECT count(*) FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq) AS fragments
 		FROM events e WHERE e.source_id = ? ORDER BY e.seq`,
 	);
@@ -73,8 +96,11 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 		try {
 			if (!statSync(s.path).isFile()) throw new Error("not a file");
 			bytes = readFileSync(s.path);
-		} catch {
-			add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
+		} catch (err) {
+			const code = (err as { code?: string }).code;
+			if (code === "EACCES" || code === "EPERM")
+				add({ path: s.path, kind: "unreadable", detail: "file cannot be read" });
+			else add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
 			continue;
 		}
 		if (s.offset > bytes.length) {
@@ -87,15 +113,9 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 			add({ path: s.path, kind: "behind", detail: `${lastNewline + 1 - s.offset} complete bytes not yet indexed` });
 		}
 		const expected = parsed.entries.map(projectEntry);
-		const states = computeTreeStates(
-			expected.map((e) => ({
-				seq: e.seq,
-				entryId: e.entryId,
-				parentId: e.parentId,
-				entryType: e.entryType,
-				linkId: e.linkId ?? null,
-			})),
-		);
+		for (const d of headerDifferences(s, parsed.header, expected)) add({ path: s.path, ...d });
+		// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
+		const states = computeTreeStates(expected.map(treeNodeOf));
 		const stored = new Map((eventsOf.all(s.id) as StoredEvent[]).map((e) => [e.seq, e]));
 		for (const e of expected) {
 			const got = stored.get(e.seq);
@@ -115,6 +135,14 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 					path: s.path,
 					kind: "fragments-differ",
 					detail: `entry ${e.entryId}: ${got.fragments} fragments indexed, ${e.fragments.length} expected`,
+				});
+			}
+			const hash = lineHash(bytes.subarray(e.byteStart, e.byteEnd));
+			if (!got.lineHash || !hash.equals(Buffer.from(got.lineHash))) {
+				add({
+					path: s.path,
+					kind: "content-differs",
+					detail: `line ${e.lineNo} (entry ${e.entryId}) changed since indexed`,
 				});
 			}
 			const st = states.get(e.seq);
@@ -138,4 +166,41 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 	};
 	if (fts.f !== fts.t) add({ path: "", kind: "fts-differs", detail: `${fts.f} fragments but ${fts.t} FTS rows` });
 	return { sources: sources.length, files: files.length, differences };
+}
+
+/** Header identity (id, cwd, version, timestamp, parent) and session name: index vs file. */
+function headerDifferences(
+	s: StoredSource,
+	header: SessionHeader | undefined,
+	events: ProjectedEvent[],
+): Array<Omit<Difference, "path">> {
+	const out: Array<Omit<Difference, "path">> = [];
+	const fields: Array<[string, unknown, unknown]> = [
+		["id", s.sessionId, header?.id ?? null],
+		["cwd", s.cwd, header?.cwd ?? null],
+		["version", s.sessionVersion, header?.version ?? null],
+		["timestamp", s.headerTimestamp, header?.timestamp ?? null],
+		["parentSession", s.parentSession, header?.parentSession ?? null],
+	];
+	for (const [name, indexed, file] of fields) {
+		if (indexed !== file) {
+			out.push({
+				kind: "header-differs",
+				detail: `header ${name}: index has ${show(indexed)}, file has ${show(file)}`,
+			});
+		}
+	}
+	let name: string | null = null;
+	for (const e of events) if (e.sessionName !== undefined) name = e.sessionName || null;
+	if (name !== s.sessionName) {
+		out.push({
+			kind: "name-differs",
+			detail: `session name: index has ${show(s.sessionName)}, file has ${show(name)}`,
+		});
+	}
+	return out;
+}
+
+function show(v: unknown): string {
+	return v === null || v === undefined ? "none" : JSON.stringify(v);
 }

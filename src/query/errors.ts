@@ -1,5 +1,22 @@
 /** The only error type query services throw for bad input or unreadable targets. */
 import { NOT_FOUND_MESSAGE } from "../contract.js";
+import { previewText } from "../text/preview.js";
+
+/** Longest error message the model can receive, in code points (a 1 MB input must not make a 2 MB error). */
+export const MAX_ERROR_CHARS = 400;
+
+/** Longest piece of caller input an error message echoes back, in code points. */
+export const MAX_ECHO_CHARS = 80;
+
+/** `text` within `budget` code points: head and tail kept, the middle elided. */
+export function clipText(text: string, budget: number): string {
+	return previewText(text, budget).text.replace(/\n…\n/, "…");
+}
+
+/** Caller input as an error message quotes it: clipped to MAX_ECHO_CHARS. */
+export function echo(input: string): string {
+	return clipText(input, MAX_ECHO_CHARS);
+}
 
 /** Machine-readable reason of a QueryError. */
 export type QueryErrorCode = "not_found" | "invalid_request";
@@ -9,7 +26,7 @@ export class QueryError extends Error {
 	readonly code: QueryErrorCode;
 
 	constructor(code: QueryErrorCode, message: string) {
-		super(message);
+		super(clipText(message, MAX_ERROR_CHARS));
 		this.name = "QueryError";
 		this.code = code;
 	}

@@ -16,7 +16,7 @@ import { previewText, windowText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
-import { invalid, notFound } from "./errors.js";
+import { echo, invalid, notFound } from "./errors.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import {
 	childrenOf,
@@ -41,7 +41,7 @@ function parseFragmentId(fragmentId: string, entryId: string): number {
 	const hash = fragmentId.lastIndexOf("#");
 	const ord = hash > 0 ? Number(fragmentId.slice(hash + 1)) : Number.NaN;
 	if (hash <= 0 || fragmentId.slice(0, hash) !== entryId || !Number.isInteger(ord) || ord < 0) {
-		throw invalid(`"matchingFragmentId" must be a fragment of entry ${entryId}, like "${entryId}#0".`);
+		throw invalid(`"matchingFragmentId" must be a fragment of entry ${echo(entryId)}, like "${echo(entryId)}#0".`);
 	}
 	return ord;
 }
@@ -211,7 +211,7 @@ export function readEvent(
 	let returned: number;
 	if (targetOrd !== undefined) {
 		const frag = fragmentByOrd(db, source.id, target.seq, targetOrd);
-		if (frag === undefined) throw invalid(`Entry ${entryId} has no fragment ${entryId}#${targetOrd}.`);
+		if (frag === undefined) throw invalid(`Entry ${echo(entryId)} has no fragment #${targetOrd}.`);
 		const w = windowText(frag.text, req.offset ?? 0, budgets.windowChars);
 		window = {
 			fragmentId: `${entryId}#${frag.ord}`,

@@ -12,7 +12,7 @@ import type {
 	SemanticKind,
 	TraceNode,
 } from "../contract.js";
-import { sourceCounts } from "../store/source-counts.js";
+import { computeCoverage } from "../store/source-counts.js";
 import { previewText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
@@ -84,22 +84,9 @@ const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS te
 /** Cap on candidates listed at one fork and on child sessions considered per source. */
 export const FORK_CANDIDATE_CAP = 20;
 
-/** Default coverage: counts over the sources table (the lifecycle manager normally supplies a richer one). */
+/** Coverage from the store alone (no lock states): the one computation, see computeCoverage. */
 export function defaultCoverage(db: QueryDb): Coverage {
-	const { total: known, indexed, failed } = sourceCounts(db);
-	const pending = Math.max(0, known - indexed - failed);
-	const partial = pending > 0 || failed > 0;
-	return {
-		known,
-		indexed,
-		pending,
-		failed,
-		rebuilding: false,
-		partial,
-		note: partial
-			? `partial: ${indexed} of ${known} sessions indexed${failed > 0 ? `, ${failed} failed` : ""}`
-			: `complete: ${indexed} sessions indexed`,
-	};
+	return computeCoverage(db);
 }
 
 /** Coverage from the options or the default computation. */

@@ -137,3 +137,15 @@ export function isCorruptionError(err: unknown): boolean {
 	const code = sqliteErrorCode(err);
 	return code !== undefined && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
 }
+
+/**
+ * True for errors that mean the generation is damaged beyond what a query can work around: corruption (tables,
+ * FTS blobs, a non-database file), or a table of our own migrated schema gone. The answer is always the same:
+ * move the generation aside and rebuild it from the session files.
+ */
+export function isStoreDamage(err: unknown): boolean {
+	if (isCorruptionError(err)) return true;
+	const code = sqliteErrorCode(err);
+	const message = err instanceof Error ? err.message : "";
+	return code !== undefined && /malformed|fts5: corruption|no such table/i.test(message);
+}

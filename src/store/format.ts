@@ -6,6 +6,9 @@
  * versions of the extension with different formats each keep their own index side by side in one directory and
  * never rebuild each other's index back and forth. A store whose `meta.format` disagrees with the pointer it was
  * found under is rebuilt as a new generation.
+ *
+ * 2: fragments_fts carries rank columns and filter tags (search), every event row its line's xxHash64
+ * (`line_hash`, compared by `verify`), and long fragment text is stored compressed (fragment-text.ts).
  */
 export const INDEX_FORMAT = 2;
 

@@ -49,8 +49,7 @@ export interface LockHandle {
 /** Outcome of `withExclusiveLock`. */
 export type LockedResult<T> =
 	| { ok: true; value: T; compromised: boolean }
-	| { ok: false; reason: "busy"; error: string }
-	| { ok: false; reason: "error"; error: string };
+	| { ok: false; reason: "busy" | "unwritable" | "error"; error: string };
 
 /** Who holds a lock, for the status command. */
 export interface LockHolderInfo {
@@ -91,18 +90,31 @@ export async function tryLock(dir: string, name: string, options: LockOptions = 
 	return result.ok ? result.handle : undefined;
 }
 
-async function acquire(
-	dir: string,
-	name: string,
-	options: LockOptions,
-): Promise<{ ok: true; handle: LockHandle } | { ok: false; reason: "busy" | "error"; error: string }> {
+/**
+ * Outcome of taking a lock. "busy": another process holds it; "unwritable": the lock cannot even be created (a
+ * read-only index directory), which no amount of waiting changes; "error": anything else.
+ */
+export type LockAttempt =
+	| { ok: true; handle: LockHandle }
+	| { ok: false; reason: "busy" | "unwritable" | "error"; error: string };
+
+/** Codes meaning the directory cannot be written. */
+const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
+
+/** Like tryLock, but says why a lock was not taken. */
+export function takeLock(dir: string, name: string, options: LockOptions = {}): Promise<LockAttempt> {
+	return acquire(dir, name, options);
+}
+
+async function acquire(dir: string, name: string, options: LockOptions): Promise<LockAttempt> {
 	const logger = options.logger ?? createLogger(dir);
 	const stale = Math.max(2000, options.stale ?? DEFAULT_STALE_MS);
 	let target: string;
 	try {
 		target = ensureTarget(dir, name);
 	} catch (err) {
-		return { ok: false, reason: "error", error: `cannot create lock file in ${dir}: ${errorFields(err).error}` };
+		const reason = UNWRITABLE.has((err as { code?: string }).code ?? "") ? "unwritable" : "error";
+		return { ok: false, reason, error: `cannot create lock file in ${dir}: ${errorFields(err).error}` };
 	}
 	let compromised = false;
 	let released = false;

@@ -4,7 +4,7 @@
  * See docs/data-model.md for what each column holds.
  */
 import { sql } from "drizzle-orm";
-import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Key/value facts about the store itself (index format version, creator). */
 export const meta = sqliteTable("meta", {
@@ -92,6 +92,8 @@ export const events = sqliteTable(
 		lineNo: integer("line_no").notNull(),
 		byteStart: integer("byte_start").notNull(),
 		byteEnd: integer("byte_end").notNull(),
+		/** xxHash64 (8 bytes, big-endian) of the line's bytes [byte_start, byte_end): `verify` proves content with it. */
+		lineHash: blob("line_hash", { mode: "buffer" }),
 		/** compaction → firstKeptEntryId, branch_summary → fromId, label → targetId. */
 		linkId: text("link_id"),
 		/** JSON object of small scalar metadata. */

@@ -1,3 +1,5 @@
+import type { Coverage } from "../contract.js";
+
 /**
  * How many session files the index holds and in what state: the numbers behind every Coverage. Answered from the
  * partial indexes `sources_unsynced` and `sources_failed`, so the cost does not grow with the number of sessions.
@@ -25,4 +27,52 @@ export function sourceCounts(db: CountDb): SourceCounts {
 		"SELECT count(*) AS c FROM sources INDEXED BY sources_unsynced WHERE synced_at IS NULL AND last_error IS NULL",
 	);
 	return { total, indexed: total - failed - unsynced, failed };
+}
+
+/** Meta key holding the number of session files the last discovery found (for coverage in every process). */
+export const KNOWN_SOURCES_KEY = "known_sources";
+
+/** What coverage needs beyond the store's rows: lock states and why the store is read-only, if it is. */
+export interface CoverageFacts {
+	rebuilding?: boolean;
+	catchingUp?: boolean;
+	readOnlyReason?: string;
+}
+
+/**
+ * The one coverage computation (extension, CLI, `--no-sync`, query services). `known` is the larger of the rows
+ * and the last discovery's count, so a file that failed before its row existed (disk full) still counts as
+ * pending; a failed or unreadable file makes coverage partial.
+ */
+export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverage {
+	const counts = sourceCounts(db);
+	const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
+		| { value: string }
+		| undefined;
+	const { indexed, failed } = counts;
+	const known = Math.max(counts.total, Number(knownRow?.value ?? 0));
+	const pending = Math.max(0, known - indexed - failed);
+	const rebuilding = facts.rebuilding === true;
+	// Until a discovery has run, nobody knows how many sessions exist: a fresh index is never "complete".
+	const neverScanned = knownRow === undefined;
+	const partial = pending > 0 || failed > 0 || rebuilding || neverScanned;
+	const parts = [
+		neverScanned
+			? `${indexed} session files indexed, no discovery yet`
+			: `${indexed} of ${known} session files indexed`,
+	];
+	if (pending) parts.push(`${pending} pending`);
+	if (failed) parts.push(`${failed} failed (unreadable or not indexable)`);
+	if (rebuilding) parts.push("rebuild running");
+	else if (facts.catchingUp) parts.push("catch-up running");
+	if (facts.readOnlyReason) parts.push(`read-only store: ${facts.readOnlyReason}`);
+	return {
+		known,
+		indexed,
+		pending,
+		failed,
+		rebuilding,
+		partial,
+		note: `${partial ? "partial" : "complete"}: ${parts.join(", ")}`,
+	};
 }

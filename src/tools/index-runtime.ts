@@ -9,10 +9,15 @@ import type { Coverage } from "../contract.js";
 import type { CatchUpProgress } from "../ingest/catch-up.js";
 import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
 import type { RebuildOutcome } from "../ingest/rebuild.js";
+import type { SyncStatus } from "../ingest/sync-source.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
+import { isStoreDamage } from "../store/db.js";
 import { createLogger, errorFields, type StoreLogger } from "../store/log.js";
 import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
-import { PublicError, shortReason } from "./errors.js";
+import { DAMAGED_MESSAGE, PublicError, publicReason } from "./errors.js";
+
+/** Coverage note when the caller's own file could not be synced because another process holds the write lock. */
+export const CALLER_BEHIND = "this session's newest entries are not indexed yet (another process is writing the index)";
 
 /** How the runtime is opened. */
 export interface IndexRuntimeOptions {
@@ -107,7 +112,7 @@ export class IndexRuntime {
 			if (this.options.catchUp !== false && index.config.catchUp.enabled) this.startCatchUp();
 			return index;
 		} catch (err) {
-			this.openError = shortReason(err);
+			this.openError = publicReason(err);
 			this.log("error", "open_failed", errorFields(err));
 			return undefined;
 		}
@@ -152,17 +157,41 @@ export class IndexRuntime {
 		return outcome;
 	}
 
-	/** Syncs the caller's file, waits once on a cold index, then runs `fn` against the current store. */
+	/**
+	 * Syncs the caller's file, waits once on a cold index, then runs `fn` against the current store. A damaged store
+	 * (found here, in a query, a sync or coverage) is moved aside and rebuilt; the caller gets one generic sentence.
+	 */
 	async query<T>(who: CallIdentity, fn: (scope: QueryScope) => T): Promise<T> {
 		const index = await this.ready();
+		try {
+			return await this.answer(index, who, fn);
+		} catch (err) {
+			if (await this.recover(index, err)) throw new PublicError(DAMAGED_MESSAGE);
+			throw err;
+		}
+	}
+
+	/** Moves a damaged generation aside and starts refilling a fresh one; false when `err` is not damage. */
+	private async recover(index: WorkspaceIndex, err: unknown): Promise<boolean> {
+		if (!isStoreDamage(err)) return false;
+		this.log("error", "store_damaged", errorFields(err));
+		if (this.closed || !(await index.manager.recoverFromDamage(err))) return true;
+		this.coldWaitDone = false;
+		if (this.options.catchUp !== false && index.config.catchUp.enabled) void this.startCatchUp();
+		return true;
+	}
+
+	private async answer<T>(index: WorkspaceIndex, who: CallIdentity, fn: (scope: QueryScope) => T): Promise<T> {
 		const sessionFile = resolveSessionFile(who.cwd, who.sessionFile);
 		// The caller's own file failing to sync must not hide the rest of the corpus: it is logged, not thrown.
-		await this.syncSessionFile(who.cwd, who.sessionFile);
+		const synced = await this.syncSessionFile(who.cwd, who.sessionFile);
 		let coverage = await index.manager.coverage();
 		if (coverage.partial && !this.coldWaitDone) {
 			this.coldWaitDone = true;
 			coverage = await this.waitWhileCold(index, coverage);
 		}
+		// Answered from the index as it is: say that this session's newest entries may be missing.
+		if (synced === "busy") coverage = { ...coverage, note: `${coverage.note}; ${CALLER_BEHIND}` };
 		const caller = index.caller({
 			cwd: who.cwd,
 			sessionFile,
@@ -191,13 +220,16 @@ export class IndexRuntime {
 	}
 
 	/** Brings the current session file up to date (turn_end); never throws. */
-	async syncSessionFile(cwd: string, file: string | undefined): Promise<void> {
+	async syncSessionFile(cwd: string, file: string | undefined): Promise<SyncStatus | undefined> {
 		const path = resolveSessionFile(cwd, file);
-		if (!path || !this.index || this.closed || !existsSync(path)) return;
+		if (!path || !this.index || this.closed || !existsSync(path)) return undefined;
 		try {
-			await this.index.manager.syncFile(path);
+			const result = await this.index.manager.syncFile(path);
+			if (result.status === "busy") this.log("info", "sync_busy", { file: path });
+			return result.status;
 		} catch (err) {
-			this.log("warn", "sync_failed", { file: path, ...errorFields(err) });
+			if (!(await this.recover(this.index, err))) this.log("warn", "sync_failed", { file: path, ...errorFields(err) });
+			return "failed";
 		}
 	}
 

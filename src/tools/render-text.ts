@@ -15,9 +15,26 @@ import type {
 	TraceEdge,
 	TraceNode,
 } from "../contract.js";
+import { clipText } from "../query/errors.js";
 
 /** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
 export const MAX_TOOL_TEXT_CHARS = 48_000;
+
+/**
+ * Budget of one metadata field (an id, a session name, a label, an attribute) in code points: a 200,000-character
+ * label must not push the event's content out of the output.
+ */
+export const MAX_FIELD_CHARS = 200;
+
+/** One metadata field within MAX_FIELD_CHARS, head and tail kept. */
+export function field(text: string): string {
+	return clipText(text, MAX_FIELD_CHARS);
+}
+
+/** Joins metadata parts, each within its field budget. */
+function joinFields(parts: string[]): string {
+	return parts.map(field).join(" ");
+}
 
 /** What rendering needs to know about the caller. */
 export interface RenderContext {
@@ -81,7 +98,7 @@ export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext):
 	if (hit.forkCopies && hit.forkCopies.length > 0) {
 		parts.push(`forkCopies=${hit.forkCopies.map((c) => `${c.sessionId}/${c.entryId}`).join(",")}`);
 	}
-	return `${parts.join(" ")}\n   ${oneLine(hit.snippet)}`;
+	return `${joinFields(parts)}\n   ${oneLine(hit.snippet)}`;
 }
 
 /** The first line of a relaxed result: how many hits have every term and how close the others come. */
@@ -105,7 +122,7 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 	const lines: string[] = [];
 	const n = result.hits.length;
 	if (n === 0) {
-		lines.push(`No events match ${quote(query)}: no event contains any of its terms.`);
+		lines.push(`No events match ${field(quote(query))}: no event contains any of its terms.`);
 	} else if (result.relaxed && result.tiers) {
 		lines.push(relaxedHeadline(result, query));
 		result.hits.forEach((hit, i) => {
@@ -120,7 +137,7 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 			: result.truncated
 				? ` (more matched; showing the best ${result.limit} — narrow the query or filters)`
 				: "";
-		lines.push(`${n} event${n === 1 ? "" : "s"} match ${quote(query)}${more}:`);
+		lines.push(`${n} event${n === 1 ? "" : "s"} match ${field(quote(query))}${more}:`);
 		result.hits.forEach((hit, i) => {
 			lines.push(hitLine(hit, i, ctx));
 		});
@@ -141,14 +158,14 @@ function metadataLine(e: EventMetadata, ctx: RenderContext): string {
 	parts.push(`time=${e.timestamp}`);
 	if (e.sessionName) parts.push(`session=${quote(oneLine(e.sessionName))}`);
 	parts.push(`cwd=${displayPath(e.cwd, ctx.cwd)}`);
-	if (e.labels && e.labels.length > 0) parts.push(`labels=${e.labels.map((l) => quote(l)).join(",")}`);
+	if (e.labels && e.labels.length > 0) parts.push(`labels=${e.labels.map((l) => field(quote(oneLine(l)))).join(",")}`);
 	if (e.attributes) {
 		for (const [key, value] of Object.entries(e.attributes)) {
 			if (value !== null && value !== "")
 				parts.push(`${key}=${typeof value === "string" ? quote(oneLine(value)) : value}`);
 		}
 	}
-	return parts.join(" ");
+	return joinFields(parts);
 }
 
 /** The receipt of a head/tail preview: which ranges are shown and which are left out. */
@@ -161,7 +178,7 @@ export function previewReceipt(p: TextPreview): string {
 
 function neighbourLine(e: EventMetadata, preview: TextPreview | undefined, relation: string): string {
 	const who = [e.role, e.toolName].filter(Boolean).join(" ");
-	const head = `  ${relation} entryId=${e.entryId} type=${e.entryType}${who ? ` (${who})` : ""}`;
+	const head = `  ${relation} ${joinFields([`entryId=${e.entryId}`, `type=${e.entryType}`])}${who ? ` (${field(who)})` : ""}`;
 	return preview && preview.text !== "" ? `${head}: ${oneLine(preview.text)}` : head;
 }
 
@@ -175,7 +192,7 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 		if (w.hasBefore) paging.push("more before");
 		if (w.hasAfter) paging.push(`more after: offset=${w.range.end}`);
 		lines.push(
-			`--- window ${w.fragmentId} ${w.semanticKind} chars ${w.range.start}-${w.range.end} of ${w.totalChars}${
+			`--- window ${field(w.fragmentId)} ${w.semanticKind} chars ${w.range.start}-${w.range.end} of ${w.totalChars}${
 				paging.length ? ` (${paging.join("; ")})` : ""
 			}`,
 		);
@@ -186,10 +203,10 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 		);
 		for (const f of result.fragments) {
 			const tool = f.toolName ? ` ${f.toolName}` : "";
-			lines.push(`--- ${f.fragmentId} ${f.semanticKind}${tool} (${previewReceipt(f.text)})`);
+			lines.push(`--- ${field(f.fragmentId)} ${f.semanticKind}${field(tool)} (${previewReceipt(f.text)})`);
 			lines.push(f.text.text);
 			if (f.text.truncated) {
-				lines.push(`[middle omitted: event_read with matchingFragmentId=${f.fragmentId} and offset to page]`);
+				lines.push(`[middle omitted: event_read with matchingFragmentId=${field(f.fragmentId)} and offset to page]`);
 			}
 		}
 	}
@@ -199,7 +216,7 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 	}
 	for (const fork of result.forks) {
 		const ref = (r: { sessionId: string; entryId: string }) =>
-			r.sessionId === result.event.sessionId ? r.entryId : `${r.sessionId}/${r.entryId}`;
+			field(r.sessionId === result.event.sessionId ? r.entryId : `${r.sessionId}/${r.entryId}`);
 		const chosen = fork.chosen ? ` chosen=${ref(fork.chosen)}` : "";
 		lines.push(`fork (${fork.kind}) at ${ref(fork.at)}: candidates ${fork.candidates.map(ref).join(", ")}${chosen}`);
 	}
@@ -215,7 +232,7 @@ function nodeText(node: TraceNode, targetSession: string): string {
 	parts.push(`state=${states(node.branchState, node.selectionState)}`);
 	if (node.towardLeaf) parts.push("toward-leaf");
 	parts.push(`time=${node.timestamp}`);
-	const head = parts.join(" ");
+	const head = joinFields(parts);
 	return node.preview && node.preview.text !== "" ? `${head}: ${oneLine(node.preview.text)}` : head;
 }
 
@@ -230,7 +247,7 @@ function edgeLine(edge: TraceEdge, targetSession: string, ctx: RenderContext): s
 	const what = edge.node
 		? nodeText(edge.node, targetSession)
 		: edge.file !== undefined
-			? `file ${displayPath(edge.file, ctx.cwd)}`
+			? `file ${field(displayPath(edge.file, ctx.cwd))}`
 			: "";
 	return `  ${edge.kind}${flags ? ` [${flags}]` : ""}: ${what}`;
 }
@@ -238,7 +255,7 @@ function edgeLine(edge: TraceEdge, targetSession: string, ctx: RenderContext): s
 /** Text of an event_trace result. */
 export function renderTraceText(result: EventTrace, ctx: RenderContext): string {
 	const s = result.target.sessionId;
-	const lines = [`target sessionId=${s} ${nodeText(result.target, s)}`];
+	const lines = [`target sessionId=${field(s)} ${nodeText(result.target, s)}`];
 	lines.push(result.parent ? `parent:\n${edgeLine(result.parent, s, ctx)}` : "parent: none (a root)");
 	const section = (title: string, edges: TraceEdge[]) => {
 		if (edges.length === 0) return;

@@ -29,12 +29,16 @@ export function hermeticEnv(home: string, extra: Record<string, string> = {}): R
 	return { ...env, HOME: home, ...extra };
 }
 
-/** Start the program with `args`. */
-export function startCli(args: string[], opts: { env: Record<string, string>; cwd?: string }): ChildProcess {
+/** Start the program with `args` (as another user when `ids` says so; needs root). */
+export function startCli(
+	args: string[],
+	opts: { env: Record<string, string>; cwd?: string; ids?: { uid?: number; gid?: number } },
+): ChildProcess {
 	return spawn(process.execPath, [BIN, ...args], {
 		cwd: opts.cwd ?? ROOT,
 		env: opts.env,
 		stdio: ["ignore", "pipe", "pipe"],
+		...opts.ids,
 	});
 }
 

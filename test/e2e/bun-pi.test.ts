@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { EXTENSION, e2eDirs, expectOk, textOf, toolResults } from "../helpers/e2e.js";
@@ -64,6 +65,7 @@ function expectSearchReadTrace(run: RunPiResult, seed: RunPiResult, runtime: Run
 
 /** Every indexed row, to prove later runs re-index nothing. */
 async function snapshot() {
+	await initFingerprints();
 	const opened = await openStore({ dir: indexDir, readonly: true });
 	if (!opened.ok) throw new Error(opened.error);
 	try {

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type JsonlRecord, listSessionFiles, REPO_ROOT, type RunPiResult, sessionMessages } from "./pi-cli.js";
@@ -62,6 +63,7 @@ export function textOf(m: ToolResultMessage): string {
 
 /** Asserts the agent dir's index has one generation and equals every session file on disk. */
 export async function expectOneConsistentIndex(agentDir: string): Promise<void> {
+	await initFingerprints();
 	const indexDir = join(agentDir, "event-index");
 	expect(readdirSync(indexDir).filter((f) => f.endsWith(".sqlite"))).toHaveLength(1);
 	const opened = await openStore({ dir: indexDir, readonly: true });

@@ -2,8 +2,10 @@
  * The exactly-once checks of the multi-process ingest tests (Node only, and Node with Bun): flat session files that
  * grow a backlog pass by pass, and the index compared with those files line for line.
  */
+
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { lineFactory } from "./session-lines.js";
@@ -73,6 +75,7 @@ export async function indexVsFiles(
 	lockStaleMs: number,
 	committedOnly = false,
 ): Promise<IndexVsFiles> {
+	await initFingerprints();
 	const opened = await openStore({ dir: indexDir, lockStaleMs });
 	if (!opened.ok) throw new Error(opened.error);
 	try {

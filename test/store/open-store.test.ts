@@ -1,14 +1,18 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
+import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { readPointer, STORE_LOCK, writePointer } from "../../src/store/generations.js";
 import { LOG_FILE } from "../../src/store/log.js";
 import { knownMigrations } from "../../src/store/migrations.js";
 import { openStore, type Store } from "../../src/store/open-store.js";
+import { grantCheckoutAccess, UNPRIVILEGED } from "../helpers/unprivileged.js";
 import { runChild } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
+
+/** A generation file name of this format holding garbage. */
+const GARBAGE = generationFileName("garbage");
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -93,8 +97,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0004_fts_rank_columns_and_tags), as if an older version had created the store.
-		first.db.exec("DROP TRIGGER fragments_fts_delete; DROP TABLE fragments_fts;");
+		// Undo the last migration (0005_line_hash), as if an older version had created the store.
+		first.db.exec("ALTER TABLE events DROP COLUMN line_hash");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -128,15 +132,15 @@ describe("openStore", () => {
 	it("moves a garbage file at the index path aside and starts a fresh store", async () => {
 		const dir = newDir();
 		const garbage = Buffer.from("this is not a sqlite database, just garbage bytes\n".repeat(200));
-		writeFileSync(join(dir, `index-f${INDEX_FORMAT}-garbage.sqlite`), garbage);
-		writePointer(dir, `index-f${INDEX_FORMAT}-garbage.sqlite`);
+		writeFileSync(join(dir, GARBAGE), garbage);
+		writePointer(dir, GARBAGE);
 		const store = await open(dir);
 		expect(store.fresh).toBe("corrupt");
-		expect(store.file).not.toBe(`index-f${INDEX_FORMAT}-garbage.sqlite`);
-		const aside = readdirSync(dir).filter((f) => f.startsWith(`index-f${INDEX_FORMAT}-garbage.sqlite.corrupt-`));
+		expect(store.file).not.toBe(GARBAGE);
+		const aside = readdirSync(dir).filter((f) => f.startsWith(`${GARBAGE}.corrupt-`));
 		expect(aside).toHaveLength(1);
 		expect(readFileSync(join(dir, aside[0]))).toEqual(garbage);
-		expect(existsSync(join(dir, `index-f${INDEX_FORMAT}-garbage.sqlite`))).toBe(false);
+		expect(existsSync(join(dir, GARBAGE))).toBe(false);
 		expect(logEvents(dir, "store.corrupt_moved_aside")).toBe(1);
 		expect(journal(store)).toHaveLength(knownMigrations().length);
 	});
@@ -176,7 +180,7 @@ describe("openStore", () => {
 		const dir = newDir();
 		const store = await open(dir);
 		expect(store.isCurrent()).toBe(true);
-		writePointer(dir, "index-f1-other.sqlite");
+		writePointer(dir, generationFileName("other"));
 		expect(store.isCurrent()).toBe(false);
 		writePointer(dir, store.file);
 		expect(store.isCurrent()).toBe(true);
@@ -209,27 +213,12 @@ describe("openStore across processes", () => {
 	});
 
 	// Tests run as root, where chmod does not stop writes: run the opener as an unprivileged user instead.
-	const isRoot = process.getuid?.() === 0;
-	const ids = isRoot ? { uid: 65534, gid: 65534 } : {};
-	// That user must reach the project's files: a checkout in or under a mode-700 folder (CI clones into a mktemp
-	// dir) would stop it. Grant traverse (o+x) on the ancestors and, because Bun's resolver lists the directory it
-	// resolves from, read + traverse (o+rx) on the checkout root, where missing, while these tests run.
-	const granted: Array<{ dir: string; mode: number }> = [];
+	const ids = UNPRIVILEGED;
+	let restore = () => {};
 	beforeAll(() => {
-		if (!isRoot) return;
-		const checkout = resolve(import.meta.dirname, "../..");
-		for (let d = checkout; d !== dirname(d); d = dirname(d)) {
-			const mode = statSync(d).mode & 0o7777;
-			const need = d === checkout ? 0o005 : 0o001;
-			if ((mode & need) !== need) {
-				chmodSync(d, mode | need);
-				granted.push({ dir: d, mode });
-			}
-		}
+		restore = grantCheckoutAccess();
 	});
-	afterAll(() => {
-		for (const g of granted.splice(0)) chmodSync(g.dir, g.mode);
-	});
+	afterAll(() => restore());
 
 	it("opens an existing store read-only when the index directory is not writable", async () => {
 		const parent = newDir();

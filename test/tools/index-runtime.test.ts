@@ -50,7 +50,7 @@ describe("IndexRuntime", () => {
 		const result = await rt.query(who(), (s) =>
 			searchEvents(s.index.manager.store.db, { query: "hello" }, s.caller, s.options),
 		);
-		expect(result.coverage.partial).toBe(false);
+		expect(result.coverage.partial, result.coverage.note).toBe(false);
 		expect(result.coverage.indexed).toBe(readdirSync(FIXTURES).length);
 		expect(result.hits.length).toBeGreaterThan(0);
 		expect(result.hits[0].cwd).toBe("/home/dev/project");

@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `line_hash` blob;

@@ -1,0 +1,80 @@
+/**
+ * What a sync knows about a session file without reading it: identity (dev, ino), size and mtime, and the one rule
+ * that says a file is exactly as a complete checkpoint saw it. Sync, its lock-free pre-check and catch-up all use
+ * this rule, so a file replaced by another with the same size and mtime (`mv a b`) is never taken as unchanged.
+ */
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, statSync } from "node:fs";
+
+/** Identity, size and mtime of a file, as stored on its checkpoint. */
+export interface FileFacts {
+	dev: string;
+	ino: string;
+	size: number;
+	mtimeMs: number;
+}
+
+/** The checkpoint fields the unchanged rule compares. */
+export interface CheckpointFacts extends FileFacts {
+	syncedAt: number | null;
+	lastError?: string | null;
+}
+
+/** Facts of a bigint stat (dev and ino as strings: they exceed 2^53 on some file systems). */
+export function factsOf(st: BigIntStats): FileFacts {
+	return {
+		dev: String(st.dev),
+		ino: String(st.ino),
+		size: Number(st.size),
+		mtimeMs: Math.trunc(Number(st.mtimeMs)),
+	};
+}
+
+/** The one "unchanged" rule: a complete, error-free checkpoint of the same inode with the same size and mtime. */
+export function matchesCheckpoint(row: CheckpointFacts, file: FileFacts): boolean {
+	return (
+		row.syncedAt !== null &&
+		(row.lastError ?? null) === null &&
+		row.dev === file.dev &&
+		row.ino === file.ino &&
+		row.size === file.size &&
+		row.mtimeMs === file.mtimeMs
+	);
+}
+
+/** Facts of a regular file at `path`; undefined when it is gone or not a regular file (FIFO, socket, directory…). */
+export function statRegularFile(path: string): FileFacts | undefined {
+	try {
+		const st = statSync(path, { bigint: true });
+		return st.isFile() ? factsOf(st) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Open errors meaning "no regular file here" (ENXIO: a socket). */
+const NOT_A_FILE = new Set(["ENOENT", "ENOTDIR", "ENXIO", "EISDIR"]);
+
+function isGone(err: unknown): boolean {
+	return NOT_A_FILE.has((err as NodeJS.ErrnoException).code ?? "");
+}
+
+/**
+ * Opens a regular file for reading and takes its facts from the descriptor (same inode for facts and bytes).
+ * Null when it is gone or not a regular file. O_NONBLOCK: opening a FIFO for reading would otherwise block until a
+ * writer appears — forever, on the thread that runs Pi. On a regular file the flag changes nothing.
+ */
+export function openRegularFile(path: string): { fd: number; file: FileFacts } | null {
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+	} catch (err) {
+		if (isGone(err)) return null;
+		throw err;
+	}
+	const st = fstatSync(fd, { bigint: true });
+	if (!st.isFile()) {
+		closeSync(fd);
+		return null;
+	}
+	return { fd, file: factsOf(st) };
+}

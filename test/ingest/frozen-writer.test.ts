@@ -1,0 +1,70 @@
+/**
+ * A writer frozen inside a write transaction (a real child process holding BEGIN IMMEDIATE, stopped with SIGTSTP as
+ * Ctrl-Z does): the hot-path sync before a tool call must not block Pi's thread past its frame budget, records
+ * nothing, and catches up once the writer is gone.
+ */
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HOT_PATH_BUSY_WAIT_MS, IndexManager } from "../../src/ingest/index-manager.js";
+import { ChildGroup, waitFor } from "../helpers/children.js";
+import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
+import { lineFactory } from "../helpers/session-lines.js";
+import { tempDir } from "../helpers/temp-store.js";
+
+const HOLD = join(import.meta.dirname, "children", "hold-write.ts");
+const children = new ChildGroup();
+let root: string;
+let manager: IndexManager | undefined;
+
+beforeEach(async () => {
+	root = await tempDir("pei-frozen-");
+});
+afterEach(async () => {
+	children.killAll();
+	await manager?.close();
+	rmSync(root, { recursive: true, force: true });
+});
+
+describe("a frozen writer", () => {
+	it("regression: the hot-path sync answers within its budget, blocks the thread briefly, records nothing", async () => {
+		const sessions = join(root, "sessions");
+		mkdirSync(sessions);
+		const path = join(sessions, "s.jsonl");
+		const f = lineFactory();
+		writeFileSync(path, f.header() + f.user("before the freeze"));
+		manager = await IndexManager.open({
+			indexDir: join(root, "index"),
+			roots: [{ path: sessions, subfolders: false }],
+			useWorker: false,
+		});
+		expect((await manager.syncFile(path)).status).toBe("indexed");
+
+		const holder = children.watch(startScript(CURRENT_RUNTIME, HOLD, [manager.store.path]), "hold-write");
+		await waitFor(() => holder.out.includes("holding"), 30_000);
+		process.kill(holder.pid as number, "SIGTSTP");
+		appendFileSync(path, f.user("written while the writer is frozen"));
+
+		const stall = monitorEventLoopDelay({ resolution: 5 });
+		stall.enable();
+		const started = Date.now();
+		const result = await manager.syncFile(path);
+		const elapsed = Date.now() - started;
+		stall.disable();
+		expect(result.status).toBe("busy");
+		// Old behaviour: 10 s busy timeout on the thread, then 10 s more to record the failure.
+		expect(elapsed).toBeLessThan(HOT_PATH_BUSY_WAIT_MS + 2_000);
+		expect(stall.max / 1e6, "longest event-loop block (ms)").toBeLessThan(500);
+		const row = manager.store.db.prepare("SELECT last_error AS e, failures AS n FROM sources").get() as {
+			e: string | null;
+			n: number;
+		};
+		expect(row).toEqual({ e: null, n: 0 });
+
+		// The writer goes away (its transaction rolls back): the next call catches up.
+		process.kill(holder.pid as number, "SIGKILL");
+		await holder.exited;
+		expect((await manager.syncFile(path)).status).toBe("indexed");
+	});
+});
