@@ -5,6 +5,7 @@
 import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import type { SqliteDb } from "../store/db.js";
+import { encodeFragmentText } from "../store/fragment-text.js";
 import { searchText } from "../text/search-text.js";
 
 /** Receipts kept per source (the count is kept in full). */
@@ -144,7 +145,7 @@ export class SourceRows {
 					e.seq,
 					f.ord,
 					f.kind,
-					f.text,
+					encodeFragmentText(f.text),
 					f.charCount,
 					f.toolName ?? null,
 					f.toolCallId ?? null,

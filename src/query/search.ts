@@ -12,6 +12,7 @@ import {
 	RETRIEVAL_TOOL_NAMES,
 	type SelectionState,
 } from "../contract.js";
+import { decodeFragmentPrefix, decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { compileQuery } from "../text/query-compiler.js";
 import { authorizationSql, authorizedRoots, pathInsideSql } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
@@ -248,12 +249,12 @@ export function searchEvents(
 	const targets = proximityTargets(rows, compiled.phrases.length);
 	const texts = new Map<number, string>();
 	if (targets.length > 0) {
-		for (const r of all<{ id: number; text: string }>(
+		for (const r of all<{ id: number; text: StoredFragmentText }>(
 			db,
-			"SELECT id, substr(text, 1, ?) AS text FROM fragments WHERE id IN (SELECT value FROM json_each(?))",
-			[RERANK_FRAGMENT_CHARS, JSON.stringify(targets)],
+			"SELECT id, text FROM fragments WHERE id IN (SELECT value FROM json_each(?))",
+			[JSON.stringify(targets)],
 		))
-			texts.set(r.id, r.text);
+			texts.set(r.id, decodeFragmentPrefix(r.text, RERANK_FRAGMENT_CHARS));
 	}
 	const ranked = rankCandidates(rows, compiled.phrases, texts);
 	const groups = new Map<string, { best: CandidateRow; count: number; others: string[] }>();
@@ -269,7 +270,8 @@ export function searchEvents(
 	const ordered = [...groups.values()];
 	const needles = compiled.terms;
 	const hits: EventSearchHit[] = ordered.slice(0, limit).map(({ best, count, others }) => {
-		const text = get<{ text: string }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId])?.text ?? "";
+		const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
+		const text = stored === undefined ? "" : decodeFragmentText(stored.text);
 		const hit: EventSearchHit = {
 			sessionId: best.sessionId,
 			cwd: best.cwd,

@@ -7,7 +7,7 @@
  * never rebuild each other's index back and forth. A store whose `meta.format` disagrees with the pointer it was
  * found under is rebuilt as a new generation.
  */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

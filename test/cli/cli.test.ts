@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
+import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { type CliRun, cli, hasStack, hermeticEnv, json, makeAgentDir, PRINT_TOOL, RICH } from "./cli-harness.js";
 
 let base: string;
@@ -68,8 +69,8 @@ describe("reindex and status", () => {
 			indexDir: join(agentDir, "event-index"),
 			workspace: "/home/dev",
 			exists: true,
-			format: 1,
-			pointerFile: join(agentDir, "event-index", "current-f1.json"),
+			format: INDEX_FORMAT,
+			pointerFile: join(agentDir, "event-index", pointerFileName()),
 			readOnly: false,
 			discoveredFiles: 10,
 			coverage: { known: 10, indexed: 10, partial: false },
@@ -80,7 +81,7 @@ describe("reindex and status", () => {
 		expect(counts.sources).toBe(10);
 		expect(counts.events).toBeGreaterThan(70);
 		expect(counts.fragments).toBeGreaterThan(50);
-		expect(s.generationFile).toBe(join(agentDir, "event-index", `index-f1-${s.generation}.sqlite`));
+		expect(s.generationFile).toBe(join(agentDir, "event-index", generationFileName(s.generation as string)));
 		expect((s.size as { generationBytes: number }).generationBytes).toBeGreaterThan(0);
 		expect(Date.parse(s.lastSyncAt as string)).toBeGreaterThan(Date.now() - 10 * 60_000);
 		expect(h.code).toBe(0);

@@ -2,13 +2,16 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
+import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { readPointer, STORE_LOCK, writePointer } from "../../src/store/generations.js";
 import { LOG_FILE } from "../../src/store/log.js";
 import { knownMigrations } from "../../src/store/migrations.js";
 import { openStore, type Store } from "../../src/store/open-store.js";
 import { runChild } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
+
+/** A generation file name of the current format holding garbage. */
+const GARBAGE = generationFileName("garbage");
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -129,15 +132,15 @@ describe("openStore", () => {
 	it("moves a garbage file at the index path aside and starts a fresh store", async () => {
 		const dir = newDir();
 		const garbage = Buffer.from("this is not a sqlite database, just garbage bytes\n".repeat(200));
-		writeFileSync(join(dir, "index-f1-garbage.sqlite"), garbage);
-		writePointer(dir, "index-f1-garbage.sqlite");
+		writeFileSync(join(dir, GARBAGE), garbage);
+		writePointer(dir, GARBAGE);
 		const store = await open(dir);
 		expect(store.fresh).toBe("corrupt");
-		expect(store.file).not.toBe("index-f1-garbage.sqlite");
-		const aside = readdirSync(dir).filter((f) => f.startsWith("index-f1-garbage.sqlite.corrupt-"));
+		expect(store.file).not.toBe(GARBAGE);
+		const aside = readdirSync(dir).filter((f) => f.startsWith(`${GARBAGE}.corrupt-`));
 		expect(aside).toHaveLength(1);
 		expect(readFileSync(join(dir, aside[0]))).toEqual(garbage);
-		expect(existsSync(join(dir, "index-f1-garbage.sqlite"))).toBe(false);
+		expect(existsSync(join(dir, GARBAGE))).toBe(false);
 		expect(logEvents(dir, "store.corrupt_moved_aside")).toBe(1);
 		expect(journal(store)).toHaveLength(knownMigrations().length);
 	});
