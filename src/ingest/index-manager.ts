@@ -12,6 +12,7 @@ import type { CatchUpProgress } from "./catch-up.js";
 import { KNOWN_SOURCES_KEY } from "./catch-up.js";
 import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
+import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
@@ -38,9 +39,15 @@ export class IndexUnavailableError extends Error {}
 const HOT_PATH_BATCH_BYTES = 256 << 10;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
+/** The hot path's checkpoint scheduler (none for a read-only store). */
+function checkpointsFor(store: Store): DeferredCheckpoint | undefined {
+	return store.readOnly ? undefined : new DeferredCheckpoint(store.db);
+}
+
 export class IndexManager {
 	private current: Store;
 	private syncer: SourceSyncer;
+	private checkpoints: DeferredCheckpoint | undefined;
 	private running: Promise<CatchUpOutcome> | undefined;
 	/** Live worker threads (a rebuild may run beside a catch-up). */
 	private readonly workers = new Set<Worker>();
@@ -55,6 +62,7 @@ export class IndexManager {
 	) {
 		this.current = store;
 		this.syncer = new SourceSyncer(store.db);
+		this.checkpoints = checkpointsFor(store);
 	}
 
 	/** Opens (and if needed migrates) the shared store. Reads no session file. */
@@ -78,6 +86,8 @@ export class IndexManager {
 			const old = this.current;
 			this.current = opened.store;
 			this.syncer = new SourceSyncer(opened.store.db);
+			this.checkpoints?.cancel();
+			this.checkpoints = checkpointsFor(opened.store);
 			old.close();
 		}
 		return this.current;
@@ -90,9 +100,10 @@ export class IndexManager {
 		// Tell a catch-up in any process to let this write in between its batches.
 		announceWrite(this.options.indexDir);
 		try {
-			return await this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop });
+			return await this.syncer.sync(path, { batchBytes: HOT_PATH_BATCH_BYTES, between: yieldToLoop, pollLock: true });
 		} finally {
 			writeDone(this.options.indexDir);
+			this.checkpoints?.schedule();
 		}
 	}
 
@@ -252,6 +263,7 @@ export class IndexManager {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.stopRequested = true;
+		this.checkpoints?.cancel();
 		for (const w of this.workers) w.postMessage({ type: "stop" });
 		const running = this.running;
 		if (running) await this.waitForCatchUp(5_000);

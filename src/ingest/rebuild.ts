@@ -6,7 +6,14 @@
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
-import { CATCH_UP_LOCK, type CatchUpJob, catchUpOptions, type JobHooks, tuneForBulkWrites } from "./catch-up-job.js";
+import {
+	CATCH_UP_LOCK,
+	type CatchUpJob,
+	catchUpOptions,
+	type JobHooks,
+	settleWal,
+	tuneForBulkWrites,
+} from "./catch-up-job.js";
 import { initFingerprints } from "./fingerprint.js";
 
 /** Held for the whole rebuild; coverage reports "rebuilding" while it exists. */
@@ -36,6 +43,7 @@ export async function rebuildStore(
 		created = await createGeneration(job.indexDir);
 		tuneForBulkWrites(created.db);
 		const result = await catchUp(created.db, catchUpOptions(job, hooks, [rebuildLock, catchUpLock]));
+		settleWal(created.db);
 		created.db.close();
 		if (result.stopped) {
 			removeGenerationFiles(job.indexDir, created.file);

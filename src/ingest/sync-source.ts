@@ -16,7 +16,7 @@ import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import type { SqliteDb } from "../store/db.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteDb, sqliteErrorCode } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
@@ -31,6 +31,27 @@ export interface SyncOptions {
 	between?: () => Promise<void>;
 	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
 	shouldStop?: () => boolean;
+	/**
+	 * Wait for the write lock by polling every millisecond without blocking the thread, instead of SQLite's busy
+	 * handler (which sleeps 1, 2, 5 … 100 ms between tries and blocks the event loop meanwhile). The hot path uses it.
+	 */
+	pollLock?: boolean;
+	/**
+	 * The caller holds an open write transaction (a bulk group, group-commit.ts): batches run in it without a
+	 * savepoint each, since a savepoint makes FTS5 flush its pending terms (one small segment per file, merged again
+	 * and again later). A failing batch throws `BatchFailed`: the caller must roll its transaction back.
+	 */
+	inTransaction?: boolean;
+}
+
+/** A batch failed inside the caller's transaction (`inTransaction`), which now holds half a batch. */
+export class BatchFailed extends Error {
+	constructor(
+		readonly path: string,
+		cause: unknown,
+	) {
+		super(cause instanceof Error ? cause.message : String(cause), { cause });
+	}
 }
 
 export type SyncStatus = "unchanged" | "indexed" | "reindexed" | "removed" | "missing" | "failed" | "stopped";
@@ -156,8 +177,10 @@ export class SourceSyncer {
 		for (;;) {
 			let batch: BatchResult;
 			try {
-				batch = this.db.transaction(() => this.batch(path, o));
+				const run = () => this.batch(path, o);
+				batch = o.inTransaction ? run() : o.pollLock ? await this.transactionPolling(run) : this.db.transaction(run);
 			} catch (err) {
+				if (o.inTransaction) throw new BatchFailed(path, err);
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}
 			total.entriesAdded += batch.entriesAdded;
@@ -173,6 +196,23 @@ export class SourceSyncer {
 			if (batch.done) return total;
 			if (o.shouldStop?.()) return { ...total, status: "stopped" };
 			await o.between?.();
+		}
+	}
+
+	/** `db.transaction(fn)`, retried every millisecond while another connection holds the write lock. */
+	private async transactionPolling<T>(fn: () => T): Promise<T> {
+		const timeout = Number(this.db.pragma("busy_timeout"));
+		const deadline = Date.now() + (Number.isFinite(timeout) ? timeout : DEFAULT_BUSY_TIMEOUT_MS);
+		for (;;) {
+			this.db.pragma("busy_timeout = 0");
+			try {
+				return this.db.transaction(fn);
+			} catch (err) {
+				if (sqliteErrorCode(err) !== "SQLITE_BUSY" || Date.now() >= deadline) throw err;
+			} finally {
+				this.db.pragma(`busy_timeout = ${timeout}`);
+			}
+			await new Promise((r) => setTimeout(r, 1));
 		}
 	}
 

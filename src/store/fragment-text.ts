@@ -12,8 +12,12 @@ import { sliceCodePoints } from "../text/code-points.js";
 /** A stored fragment text as either driver returns it: TEXT as a string, BLOB as bytes. */
 export type StoredFragmentText = string | Uint8Array;
 
-/** Shorter texts are kept raw: deflate's header and Huffman tables would eat most of the gain. */
-export const MIN_COMPRESS_BYTES = 256;
+/**
+ * Shorter texts are kept raw. Each compression call costs tens of µs whatever the size, and fragments under 512 B
+ * are 80 % of all fragments but 12 % of the text (1 GB corpus); compressing from 256 B instead saved 3 % of the
+ * index for about twice the calls.
+ */
+export const MIN_COMPRESS_BYTES = 512;
 
 /** A compressed text is kept only if it is at most this share of the raw UTF-8 bytes. */
 export const COMPRESSION_GAIN = 0.85;

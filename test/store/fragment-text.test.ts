@@ -35,8 +35,8 @@ const TEXTS: Record<string, string> = {
 	short: "hello",
 	justBelow: "x".repeat(MIN_COMPRESS_BYTES - 1),
 	atThreshold: "y".repeat(MIN_COMPRESS_BYTES),
-	// 100 three-byte characters: 100 UTF-16 units, 300 UTF-8 bytes (over the threshold in bytes, not in units).
-	cjkBytesOverThreshold: "中".repeat(100),
+	// 200 three-byte characters: 200 UTF-16 units, 600 UTF-8 bytes (over the threshold in bytes, not in units).
+	cjkBytesOverThreshold: "中".repeat(200),
 	log: LOG_LINE.repeat(2_000),
 	mixed: MIXED.repeat(3_000),
 	// Random base64 shrinks only to ~0.75 of its bytes: stored compressed or raw, it must come back the same.
