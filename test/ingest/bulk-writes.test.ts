@@ -9,10 +9,12 @@ import { catchUp } from "../../src/ingest/catch-up.js";
 import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";
+import { IndexManager } from "../../src/ingest/index-manager.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { openStore } from "../../src/store/open-store.js";
+import { waitFor } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../store/temp-store.js";
 
@@ -134,5 +136,22 @@ describe("bulk writes", () => {
 		}
 		expect(timed.due()).toBe(true);
 		expect(timed.rollback()).toEqual([]);
+	});
+});
+
+describe("hot-path checkpoints", () => {
+	it("a hot-path sync never checkpoints inside its commit; the WAL is checkpointed once it is quiet", async () => {
+		const { sessions, indexDir } = dirs();
+		const [file] = writeSessions(sessions, 1, 4_000);
+		const manager = await IndexManager.open({ indexDir, roots: [{ path: sessions, subfolders: false }] });
+		cleanups.unshift(() => void manager.close());
+		const db = join(indexDir, manager.store.file);
+		const before = statSync(db).size;
+		const r = await manager.syncFile(file as string);
+		expect(r.status).toBe("indexed");
+		// More than SQLite's default 1000-page threshold went into the WAL and none of it into the database file.
+		expect(statSync(`${db}-wal`).size).toBeGreaterThan(4 << 20);
+		expect(statSync(db).size).toBe(before);
+		await waitFor(() => statSync(db).size > before, 10_000);
 	});
 });
