@@ -67,6 +67,9 @@ export const WRITER_ACTIVE_MS = 2_000;
  */
 export const BULK_BATCH_BYTES = 256 << 10;
 
+/** Batch (and read) size of a bulk pass while hot-path writers are active: the longest a tool call waits. */
+export const CONTENDED_BATCH_BYTES = 64 << 10;
+
 /** Name of the lock that makes one process at a time do whole-corpus catch-up. */
 export const CATCH_UP_LOCK = "catch-up";
 
@@ -88,6 +91,7 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		groupMs: BULK_GROUP_MS,
 		// While hot-path writers are active (one stepped in within WRITER_ACTIVE_MS), commit after every batch.
 		commitNow: () => Date.now() - yielded.handled < WRITER_ACTIVE_MS || writerWaiting(job.indexDir, yielded),
+		contendedSync: { batchBytes: CONTENDED_BATCH_BYTES, chunkBytes: CONTENDED_BATCH_BYTES },
 		// Yield to the event loop (lock refresh) and to hot-path writers of any process that announced a write.
 		between: async () => {
 			await new Promise<void>((r) => setImmediate(r));

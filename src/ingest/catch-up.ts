@@ -38,6 +38,11 @@ export interface CatchUpOptions {
 	groupMs?: number;
 	/** With `groupMs`: commit the open group at once (a hot-path writer is waiting). */
 	commitNow?: () => boolean;
+	/**
+	 * Sync options for a file started while `commitNow()` is true: smaller batches, so a waiting hot-path writer
+	 * waits for less (the write lock is held for one batch at a time then).
+	 */
+	contendedSync?: SyncOptions;
 }
 
 export interface CatchUpResult extends CatchUpProgress {
@@ -118,8 +123,9 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	const syncOne = async (path: string): Promise<SyncResult> => {
 		if (!group) return syncer.sync(path);
 		group.join(path);
+		const contended = options.contendedSync !== undefined && (options.commitNow?.() ?? false);
 		try {
-			return await syncer.sync(path, { inTransaction: true });
+			return await syncer.sync(path, { ...(contended ? options.contendedSync : {}), inTransaction: true });
 		} catch (err) {
 			if (!(err instanceof BatchFailed)) throw err;
 			// Redo the group's files with a transaction per batch: the failing one records its own failure.
