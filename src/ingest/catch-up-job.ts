@@ -10,7 +10,7 @@ import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp 
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import type { SyncOptions } from "./sync-source.js";
-import { type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";
+import { writerWaiting, type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";
 
 /** Everything a catch-up needs, as plain data (it crosses the worker boundary). */
 export interface CatchUpJob {
@@ -36,10 +36,41 @@ export type CatchUpOutcome =
  */
 export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384"];
 
+/**
+ * Ends a bulk pass: copies the WAL into the database and truncates it to zero bytes, so a settled index directory
+ * is the database alone (a cold build used to leave a 64 MiB+ WAL behind while any other connection stayed open).
+ * Best effort: a reader still holding an old snapshot only defers the truncation to a later checkpoint.
+ */
+export function settleWal(db: { pragma(source: string): unknown }): void {
+	try {
+		db.pragma("wal_checkpoint(TRUNCATE)");
+	} catch {
+		// Busy or read-only: the next checkpoint (journal_size_limit) bounds the WAL instead.
+	}
+}
+
 /** Applies BULK_WRITE_PRAGMAS to a connection used only for bulk writes. */
 export function tuneForBulkWrites(db: { pragma(source: string): unknown }): void {
 	for (const p of BULK_WRITE_PRAGMAS) db.pragma(p);
 }
+
+/**
+ * Bulk passes group files into write transactions of about this long (group-commit.ts). Measured on the 1 GB
+ * corpus: see docs/store.md, "Bulk writes".
+ */
+export const BULK_GROUP_MS = 250;
+
+/** After a hot-path writer stepped in, bulk passes commit every batch for this long (no grouping). */
+export const WRITER_ACTIVE_MS = 2_000;
+
+/**
+ * Input bytes per batch (and per read) in a bulk pass. A batch is the unit between two looks at a waiting hot-path
+ * writer, so it bounds that writer's wait; inside a group a batch is a savepoint, so small batches cost no commits.
+ */
+export const BULK_BATCH_BYTES = 256 << 10;
+
+/** Batch (and read) size of a bulk pass while hot-path writers are active: the longest a tool call waits. */
+export const CONTENDED_BATCH_BYTES = 64 << 10;
 
 /** Name of the lock that makes one process at a time do whole-corpus catch-up. */
 export const CATCH_UP_LOCK = "catch-up";
@@ -58,7 +89,11 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		roots: job.roots,
 		extraFiles: job.extraFiles,
 		inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
-		sync: job.sync,
+		sync: { batchBytes: BULK_BATCH_BYTES, chunkBytes: BULK_BATCH_BYTES, ...job.sync },
+		groupMs: BULK_GROUP_MS,
+		// While hot-path writers are active (one stepped in within WRITER_ACTIVE_MS), commit after every batch.
+		commitNow: () => Date.now() - yielded.handled < WRITER_ACTIVE_MS || writerWaiting(job.indexDir, yielded),
+		contendedSync: { batchBytes: CONTENDED_BATCH_BYTES, chunkBytes: CONTENDED_BATCH_BYTES },
 		// Yield to the event loop (lock refresh) and to hot-path writers of any process that announced a write.
 		between: async () => {
 			await new Promise<void>((r) => setImmediate(r));
@@ -93,6 +128,7 @@ export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Prom
 				tuneForBulkWrites(store.db);
 				// A compromised lock means another process may have taken over: stop writing at once.
 				const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
+				settleWal(store.db);
 				store.close();
 				return { kind: "done", result };
 			} catch (err) {

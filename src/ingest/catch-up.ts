@@ -5,9 +5,10 @@
  */
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
-import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
-import { SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
+import { GroupCommit } from "./group-commit.js";
+import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 
 /** Progress of one catch-up pass, reported after every file. */
 export interface CatchUpProgress {
@@ -32,6 +33,18 @@ export interface CatchUpOptions {
 	onProgress?: (p: CatchUpProgress) => void;
 	/** Called between files and batches; the default yields to the event loop. */
 	between?: () => Promise<void>;
+	/**
+	 * Group files' batches into write transactions of about this many ms (see group-commit.ts); `between` then
+	 * runs only when a group is committed. Absent: one transaction per batch.
+	 */
+	groupMs?: number;
+	/** With `groupMs`: commit the open group at once (a hot-path writer is waiting). */
+	commitNow?: () => boolean;
+	/**
+	 * Sync options for a file started while `commitNow()` is true: smaller batches, so a waiting hot-path writer
+	 * waits for less (the write lock is held for one batch at a time then).
+	 */
+	contendedSync?: SyncOptions;
 }
 
 export interface CatchUpResult extends CatchUpProgress {
@@ -85,7 +98,35 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		stopped: false,
 		errors: [],
 	};
-	const syncer = new SourceSyncer(db, { ...options.sync, between, shouldStop: options.shouldStop });
+	const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
+	// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
+	// next group opens before the next batch (batches inside a group run in its transaction).
+	const pause = group
+		? async () => {
+				if (!group.due()) return;
+				group.commit();
+				await between();
+				group.enter();
+			}
+		: between;
+	const syncer = new SourceSyncer(db, { ...options.sync, between: pause, shouldStop: options.shouldStop });
+	const syncOne = async (path: string): Promise<SyncResult> => {
+		if (!group) return syncer.sync(path);
+		group.join(path);
+		const contended = options.contendedSync !== undefined && (options.commitNow?.() ?? false);
+		try {
+			return await syncer.sync(path, { ...(contended ? options.contendedSync : {}), inTransaction: true });
+		} catch (err) {
+			if (!(err instanceof BatchFailed)) throw err;
+			// Redo the group's files with a transaction per batch: the failing one records its own failure.
+			let result: SyncResult | undefined;
+			for (const member of group.rollback()) {
+				const r = await syncer.sync(member);
+				if (member === path) result = r;
+			}
+			return result ?? syncer.sync(path);
+		}
+	};
 	const account = (path: string, r: SyncResult) => {
 		progress.done++;
 		progress.bytesRead += r.bytesRead;
@@ -99,15 +140,21 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		options.onProgress?.({ ...progress });
 	};
 
-	// New and changed files first (a moved file is re-keyed here before its old path is seen as gone).
-	for (const file of work) {
-		if (options.shouldStop?.()) return { ...progress, stopped: true };
-		account(file.path, await syncer.sync(file.path));
-		await between();
-	}
-	for (const path of vanished) {
-		if (options.shouldStop?.()) return { ...progress, stopped: true };
-		account(path, await syncer.sync(path));
+	try {
+		// New and changed files first (a moved file is re-keyed here before its old path is seen as gone).
+		for (const file of work) {
+			if (options.shouldStop?.()) return { ...progress, stopped: true };
+			account(file.path, await syncOne(file.path));
+			await pause();
+		}
+		for (const path of vanished) {
+			if (options.shouldStop?.()) return { ...progress, stopped: true };
+			account(path, await syncOne(path));
+			await pause();
+		}
+	} finally {
+		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
+		group?.commit();
 	}
 	progress.elapsedMs = Date.now() - started;
 	return progress;

@@ -12,6 +12,7 @@ import { computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
+import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
@@ -37,17 +38,24 @@ export class IndexUnavailableError extends Error {}
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
 /**
- * The hot path's frame budget: the longest one attempt to take the write lock may block Pi's thread. A writer
- * frozen inside a transaction (a `reindex` stopped with Ctrl-Z) would otherwise cost the 10 s busy timeout per call.
+ * The hot path's frame budget: the longest one attempt to take the write lock may block Pi's thread. Zero: it never
+ * waits in SQLite's busy handler (which sleeps up to 100 ms between tries, blocking the event loop) but polls every
+ * millisecond; a writer frozen inside a transaction (a `reindex` stopped with Ctrl-Z) then costs nothing blocked.
  */
-export const HOT_PATH_BUSY_TIMEOUT_MS = 50;
+export const HOT_PATH_BUSY_TIMEOUT_MS = 0;
 /** How long (asynchronously) the hot path keeps retrying a lock held elsewhere before answering from the index. */
 export const HOT_PATH_BUSY_WAIT_MS = 1_000;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
+/** The hot path's checkpoint scheduler (none for a read-only store). */
+function checkpointsFor(store: Store): DeferredCheckpoint | undefined {
+	return store.readOnly ? undefined : new DeferredCheckpoint(store.db);
+}
+
 export class IndexManager {
 	private current: Store;
 	private syncer: SourceSyncer;
+	private checkpoints: DeferredCheckpoint | undefined;
 	private running: Promise<CatchUpOutcome> | undefined;
 	/** Live worker threads (a rebuild may run beside a catch-up). */
 	private readonly workers = new Set<Worker>();
@@ -64,6 +72,7 @@ export class IndexManager {
 	) {
 		this.current = store;
 		this.syncer = new SourceSyncer(store.db);
+		this.checkpoints = checkpointsFor(store);
 	}
 
 	/** Opens (and if needed migrates) the shared store. Reads no session file. */
@@ -98,6 +107,8 @@ export class IndexManager {
 			const old = this.current;
 			this.current = opened.store;
 			this.syncer = new SourceSyncer(opened.store.db);
+			this.checkpoints?.cancel();
+			this.checkpoints = checkpointsFor(opened.store);
 			old.close();
 		}
 		return this.current;
@@ -139,6 +150,7 @@ export class IndexManager {
 			});
 		} finally {
 			writeDone(this.options.indexDir);
+			this.checkpoints?.schedule();
 		}
 	}
 
@@ -284,6 +296,7 @@ export class IndexManager {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.stopRequested = true;
+		this.checkpoints?.cancel();
 		for (const w of this.workers) w.postMessage({ type: "stop" });
 		const running = this.running;
 		if (running) await this.waitForCatchUp(5_000);

@@ -6,7 +6,14 @@
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { takeLock, tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
-import { CATCH_UP_LOCK, type CatchUpJob, catchUpOptions, type JobHooks, tuneForBulkWrites } from "./catch-up-job.js";
+import {
+	CATCH_UP_LOCK,
+	type CatchUpJob,
+	catchUpOptions,
+	type JobHooks,
+	settleWal,
+	tuneForBulkWrites,
+} from "./catch-up-job.js";
 import { initFingerprints } from "./fingerprint.js";
 
 /** Why nothing can be indexed in a directory this process cannot write. */
@@ -44,6 +51,7 @@ export async function rebuildStore(
 		created = await createGeneration(job.indexDir);
 		tuneForBulkWrites(created.db);
 		const result = await catchUp(created.db, catchUpOptions(job, hooks, [rebuildLock, catchUpLock]));
+		settleWal(created.db);
 		created.db.close();
 		if (result.stopped) {
 			removeGenerationFiles(job.indexDir, created.file);

@@ -7,6 +7,7 @@ import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { RANK_COLUMNS, rankColumnIndex, TAGS_COLUMN } from "../query/rank.js";
 import type { SqliteDb } from "../store/db.js";
+import { decodeFragmentText, encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { fragmentTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 
@@ -173,7 +174,7 @@ export class SourceRows {
 					e.seq,
 					f.ord,
 					f.kind,
-					f.text,
+					encodeFragmentText(f.text),
 					f.charCount,
 					f.toolName ?? null,
 					f.toolCallId ?? null,
@@ -224,7 +225,7 @@ export class SourceRows {
 				branchState: states.branchState,
 				selectionState: states.selectionState,
 			};
-			this.writeFts(f.id, f.kind, f.charCount, f.text, fragmentTags(facts));
+			this.writeFts(f.id, f.kind, f.charCount, decodeFragmentText(f.text), fragmentTags(facts));
 		}
 	}
 
@@ -287,7 +288,7 @@ export class SourceRows {
 interface FragmentForTags {
 	id: number;
 	kind: string;
-	text: string;
+	text: StoredFragmentText;
 	charCount: number;
 	toolName: string | null;
 	entryType: string;

@@ -39,6 +39,22 @@ export interface SyncOptions {
 	busyTimeoutMs?: number;
 	/** Total time (waited asynchronously, between attempts) a write lock held elsewhere is retried. */
 	busyWaitMs?: number;
+	/**
+	 * The caller holds an open write transaction (a bulk group, group-commit.ts): batches run in it without a
+	 * savepoint each, since a savepoint makes FTS5 flush its pending terms (one small segment per file, merged again
+	 * and again later). A failing batch throws `BatchFailed`: the caller must roll its transaction back.
+	 */
+	inTransaction?: boolean;
+}
+
+/** A batch failed inside the caller's transaction (`inTransaction`), which now holds half a batch. */
+export class BatchFailed extends Error {
+	constructor(
+		readonly path: string,
+		cause: unknown,
+	) {
+		super(cause instanceof Error ? cause.message : String(cause), { cause });
+	}
 }
 
 /** "busy": another process held the write lock past the caller's budget; nothing was written or recorded. */
@@ -102,10 +118,11 @@ export class SourceSyncer {
 		for (;;) {
 			let batch: BatchResult | "busy";
 			try {
-				batch = await this.lockedBatch(path, o);
+				batch = o.inTransaction ? this.batch(path, o) : await this.lockedBatch(path, o);
 			} catch (err) {
-				// A damaged store is not this file's failure: the caller recovers the store (IndexManager).
+				// A damaged store is not this file's failure: the caller recovers the store (IndexManager, catch-up job).
 				if (isStoreDamage(err)) throw err;
+				if (o.inTransaction) throw new BatchFailed(path, err);
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}
 			// Busy is nobody's failure, and recording it would need the very lock another process holds.
@@ -126,12 +143,17 @@ export class SourceSyncer {
 		}
 	}
 
-	/** One batch in its own write transaction, each attempt blocking at most `busyTimeoutMs`; "busy" past `busyWaitMs`. */
+	/**
+	 * One batch in its own write transaction. With `busyTimeoutMs` each attempt blocks this thread at most that long
+	 * and a lock held elsewhere is retried every millisecond, without blocking, until `busyWaitMs`; then "busy".
+	 */
 	private async lockedBatch(path: string, o: SyncOptions): Promise<BatchResult | "busy"> {
+		const run = () => this.db.transaction(() => this.batch(path, o));
+		if (o.busyTimeoutMs === undefined) return run();
 		const deadline = Date.now() + (o.busyWaitMs ?? 0);
 		for (;;) {
 			try {
-				return this.withBusyTimeout(o.busyTimeoutMs, () => this.db.transaction(() => this.batch(path, o)));
+				return this.withBusyTimeout(o.busyTimeoutMs, run);
 			} catch (err) {
 				if (!isBusy(err)) throw err;
 				if (Date.now() >= deadline) return "busy";
@@ -140,8 +162,7 @@ export class SourceSyncer {
 		}
 	}
 
-	private withBusyTimeout<T>(ms: number | undefined, fn: () => T): T {
-		if (ms === undefined) return fn();
+	private withBusyTimeout<T>(ms: number, fn: () => T): T {
 		this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
 		try {
 			return fn();
@@ -347,7 +368,8 @@ export class SourceSyncer {
 }
 
 /** Pause between attempts to get a write lock held by another process (the event loop runs meanwhile). */
-const BUSY_RETRY_MS = 25;
+/** Poll interval while another connection holds the write lock (a 1 ms timer costs nothing while waiting). */
+const BUSY_RETRY_MS = 1;
 
 function isBusy(err: unknown): boolean {
 	const code = sqliteErrorCode(err);

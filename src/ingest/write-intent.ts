@@ -51,13 +51,19 @@ export interface YieldMemo {
 	handled: number;
 }
 
+/** True when a hot-path writer announced a write that `memo` has not yet stepped aside for (one stat, no wait). */
+export function writerWaiting(indexDir: string, memo: YieldMemo): boolean {
+	const announced = intentTime(indexDir);
+	return announced > memo.handled && Date.now() - announced < FRESH_MS;
+}
+
 /**
  * Between catch-up batches: if a hot-path writer announced a write it has not yet yielded to, wait (15 ms steps)
  * until that writer is done or MAX_YIELD_MS passed, so its transaction gets the write lock first.
  */
 export async function yieldToAnnouncedWriters(indexDir: string, memo: YieldMemo): Promise<void> {
+	if (!writerWaiting(indexDir, memo)) return;
 	const announced = intentTime(indexDir);
-	if (announced <= memo.handled || Date.now() - announced >= FRESH_MS) return;
 	memo.handled = announced;
 	const deadline = Date.now() + MAX_YIELD_MS;
 	while (Date.now() < deadline) {

@@ -12,6 +12,7 @@ import type {
 	SemanticKind,
 	TraceNode,
 } from "../contract.js";
+import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
 import { previewText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
@@ -76,6 +77,13 @@ export interface FragmentLite {
 	charCount: number;
 	toolName: string | null;
 	toolCallId: string | null;
+}
+
+/** A fragment row as read, before its text is decoded. */
+type StoredFragment = Omit<FragmentLite, "text"> & { text: StoredFragmentText };
+
+function decoded(row: StoredFragment): FragmentLite {
+	return { ...row, text: decodeFragmentText(row.text) };
 }
 
 const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS text, f.char_count AS charCount,
@@ -161,11 +169,11 @@ export function linkedTo(db: QueryDb, sourceId: number, entryId: string, limit: 
 
 /** Fragments of one event in order, at most `limit`. */
 export function fragmentsOf(db: QueryDb, sourceId: number, seq: number, limit: number): FragmentLite[] {
-	return all<FragmentLite>(
+	return all<StoredFragment>(
 		db,
 		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? ORDER BY f.ord LIMIT ?`,
 		[sourceId, seq, limit],
-	);
+	).map(decoded);
 }
 
 /** Number of fragments of one event. */
@@ -178,16 +186,17 @@ export function fragmentCount(db: QueryDb, sourceId: number, seq: number): numbe
 
 /** One fragment of an event by ord. */
 export function fragmentByOrd(db: QueryDb, sourceId: number, seq: number, ord: number): FragmentLite | undefined {
-	return get<FragmentLite>(
+	const row = get<StoredFragment>(
 		db,
 		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? AND f.ord = ?`,
 		[sourceId, seq, ord],
 	);
+	return row && decoded(row);
 }
 
 /** The current label of an entry (latest label event wins; an empty label clears). */
 export function currentLabel(db: QueryDb, sourceId: number, entryId: string): string | undefined {
-	const row = get<{ seq: number; attributes: string; text: string | null }>(
+	const row = get<{ seq: number; attributes: string; text: StoredFragmentText | null }>(
 		db,
 		`SELECT e.seq AS seq, e.attributes AS attributes,
 			(SELECT f.text FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq ORDER BY f.ord LIMIT 1)
@@ -199,7 +208,7 @@ export function currentLabel(db: QueryDb, sourceId: number, entryId: string): st
 	if (row === undefined) return undefined;
 	const attrs = parseAttributes(row.attributes);
 	const fromAttrs = typeof attrs.label === "string" ? attrs.label : undefined;
-	const label = row.text ?? fromAttrs ?? "";
+	const label = (row.text === null ? undefined : decodeFragmentText(row.text)) ?? fromAttrs ?? "";
 	return label.trim() === "" ? undefined : label;
 }
 

@@ -71,6 +71,9 @@ export interface OpenDatabaseOptions {
 	busyTimeoutMs?: number;
 }
 
+/** Bytes a WAL file is truncated to when it restarts after a checkpoint. */
+export const WAL_SIZE_LIMIT = 4 << 20;
+
 /** Default busy timeout: long enough that no SQLITE_BUSY reaches a tool result under normal contention. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
@@ -107,7 +110,7 @@ function loadDriver(): Promise<OpenDriver> {
 
 /**
  * Open (or create) a database with the store's connection settings: WAL, busy_timeout, foreign_keys=ON,
- * synchronous=NORMAL. Read-only connections skip the pragmas that write. Throws the driver's error (with a
+ * synchronous=NORMAL, journal_size_limit. Read-only connections skip the pragmas that write. Throws the driver's error (with a
  * `code` such as SQLITE_NOTADB or SQLITE_CANTOPEN) when the file cannot be opened; see `sqliteErrorCode`.
  */
 export async function openDatabase(path: string, options: OpenDatabaseOptions = {}): Promise<SqliteDb> {
@@ -115,7 +118,8 @@ export async function openDatabase(path: string, options: OpenDatabaseOptions = 
 	const readonly = options.readonly === true || options.immutable === true;
 	const pragmas = [`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`];
 	// The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
-	if (!readonly) pragmas.push("journal_mode = WAL", "synchronous = NORMAL");
+	// journal_size_limit: a WAL that grew (a bulk pass checkpoints every 64 MiB) is cut back when it restarts.
+	if (!readonly) pragmas.push("journal_mode = WAL", "synchronous = NORMAL", `journal_size_limit = ${WAL_SIZE_LIMIT}`);
 	pragmas.push("foreign_keys = ON");
 	return open({
 		path,

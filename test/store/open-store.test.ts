@@ -11,7 +11,7 @@ import { grantCheckoutAccess, UNPRIVILEGED } from "../helpers/unprivileged.js";
 import { runChild } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
 
-/** A generation file name of this format holding garbage. */
+/** A generation file name of the current format holding garbage. */
 const GARBAGE = generationFileName("garbage");
 
 const cleanups: Array<() => void> = [];

@@ -2,6 +2,7 @@
  * Stage 3: rank candidate fragments (proximity over a bounded prefix, rank.ts) and coalesce them into one group per
  * event, best first; then fold verbatim `--fork` copies into the event of the original session.
  */
+import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { all, type QueryDb } from "../db.js";
 import { parentPathCandidates } from "../forks.js";
 import { proximityTargets, RERANK_FRAGMENT_CHARS, rankCandidates } from "../rank.js";
@@ -28,12 +29,13 @@ export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][],
 	const targets = proximityTargets(rows, phrases.length);
 	const texts = new Map<number, string>();
 	if (targets.length > 0) {
-		for (const r of all<{ id: number; text: string }>(
+		for (const r of all<{ id: number; text: StoredFragmentText }>(
 			db,
-			"SELECT id, substr(text, 1, ?) AS text FROM fragments WHERE id IN (SELECT value FROM json_each(?))",
+			`SELECT id, CASE WHEN typeof(text) = 'text' THEN substr(text, 1, ?) ELSE text END AS text
+			FROM fragments WHERE id IN (SELECT value FROM json_each(?))`,
 			[RERANK_FRAGMENT_CHARS, JSON.stringify(targets)],
 		))
-			texts.set(r.id, r.text);
+			texts.set(r.id, decodeFragmentPrefix(r.text, RERANK_FRAGMENT_CHARS));
 	}
 	const groups = new Map<string, EventGroup>();
 	for (const row of rankCandidates(rows, phrases, texts)) {

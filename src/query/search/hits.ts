@@ -1,5 +1,7 @@
 /** Stage 4: event groups → the hits the model reads (snippet from the best fragment's text). */
+
 import type { EventSearchHit } from "../../contract.js";
+import { decodeFragmentText, type StoredFragmentText } from "../../store/fragment-text.js";
 import { get, type QueryDb } from "../db.js";
 import { makeSnippet } from "../snippet.js";
 import type { EventGroup } from "./coalesce.js";
@@ -13,7 +15,8 @@ export function toHit(
 	snippetChars: number,
 ): EventSearchHit {
 	const { best, count, others } = group;
-	const text = get<{ text: string }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId])?.text ?? "";
+	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
+	const text = stored === undefined ? "" : decodeFragmentText(stored.text);
 	const hit: EventSearchHit = {
 		sessionId: best.sessionId,
 		cwd: best.cwd,

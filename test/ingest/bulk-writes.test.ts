@@ -1,0 +1,157 @@
+/**
+ * Bulk passes (catch-up, rebuild): group commits, what happens when a batch fails inside a group, and the WAL a
+ * pass leaves behind. Real SQLite files, real session files.
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { catchUp } from "../../src/ingest/catch-up.js";
+import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { GroupCommit } from "../../src/ingest/group-commit.js";
+import { IndexManager } from "../../src/ingest/index-manager.js";
+import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { verifyIndex } from "../../src/ingest/verify.js";
+import { createGeneration } from "../../src/store/generations.js";
+import { openStore } from "../../src/store/open-store.js";
+import { waitFor } from "../helpers/children.js";
+import { lineFactory } from "../helpers/session-lines.js";
+import { tempDir } from "../store/temp-store.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+	for (const c of cleanups.splice(0)) c();
+});
+
+function dirs() {
+	const t = tempDir("pei-bulk-");
+	cleanups.push(t.cleanup);
+	const sessions = join(t.dir, "sessions");
+	mkdirSync(sessions);
+	return { root: t.dir, sessions, indexDir: join(t.dir, "index") };
+}
+
+/** Writes `count` sessions of `turns` user/assistant/tool-result turns each; returns their paths. */
+function writeSessions(sessions: string, count: number, turns: number, prefix = "s"): string[] {
+	const paths: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const lines = lineFactory({ prefix });
+		let text = lines.header();
+		for (let t = 0; t < turns; t++) {
+			text += lines.user(`question ${i}.${t} about the build`);
+			text += lines.assistant(`answer ${i}.${t}: the build ran`);
+			text += lines.toolResult(`call-${t}`, "bash", `output ${i}.${t}\n${"log line of the build\n".repeat(60)}`);
+		}
+		const path = join(sessions, `${prefix}-${String(i).padStart(3, "0")}.jsonl`);
+		writeFileSync(path, text);
+		paths.push(path);
+	}
+	return paths;
+}
+
+describe("bulk writes", () => {
+	it("a catch-up leaves no WAL behind even while another connection keeps the database open", async () => {
+		const { sessions, indexDir } = dirs();
+		writeSessions(sessions, 40, 20);
+		await initFingerprints();
+		// The extension's own connection stays open for the whole pass (so closing the bulk one deletes nothing).
+		const opened = await openStore({ dir: indexDir });
+		if (!opened.ok) throw new Error(opened.error);
+		cleanups.unshift(() => opened.store.close());
+		const outcome = await runCatchUpJob({
+			indexDir,
+			roots: [{ path: sessions, subfolders: false }],
+			extraFiles: [],
+			workspaceDirs: [],
+		});
+		expect(outcome.kind).toBe("done");
+		const db = join(indexDir, opened.store.file);
+		const wal = `${db}-wal`;
+		expect(statSync(db).size).toBeGreaterThan(500_000);
+		expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+		const dirBytes = readdirSync(indexDir).reduce((n, f) => n + statSync(join(indexDir, f)).size, 0);
+		expect(dirBytes).toBeLessThanOrEqual(1.1 * statSync(db).size);
+		expect(verifyIndex(opened.store.db, [{ path: sessions, subfolders: false }]).differences).toEqual([]);
+	});
+
+	it("a batch failing inside a group rolls the group back; its other files are indexed on their own", async () => {
+		const { root, sessions } = dirs();
+		await initFingerprints();
+		const gen = await createGeneration(root);
+		cleanups.unshift(() => gen.db.close());
+		const db = gen.db;
+		const [broken] = writeSessions(sessions, 1, 2, "a");
+		const syncer = new SourceSyncer(db);
+		expect((await syncer.sync(broken as string)).status).toBe("indexed");
+		// A checkpoint whose parser state cannot be read makes the next batch of that file throw.
+		db.prepare("UPDATE sources SET parse_state = 'not json' WHERE path = ?").run(broken);
+		appendFileSync(broken as string, lineFactory({ prefix: "z" }).user("appended after the damage"));
+		const others = writeSessions(sessions, 6, 3, "b");
+		// Oldest last: the other files are already in the group when the broken one fails, so they are rolled back too.
+		const past = new Date(Date.now() - 3_600_000);
+		utimesSync(broken as string, past, past);
+
+		const result = await catchUp(db, { roots: [{ path: sessions, subfolders: false }], groupMs: 60_000 });
+		expect(result.failed).toBe(1);
+		expect(result.errors.map((e) => e.path)).toEqual([broken]);
+		expect(result.indexed).toBe(others.length);
+		const rows = db.prepare("SELECT path, synced_at AS syncedAt, last_error AS lastError FROM sources").all() as Array<{
+			path: string;
+			syncedAt: number | null;
+			lastError: string | null;
+		}>;
+		for (const path of others) {
+			const row = rows.find((r) => r.path === path);
+			expect(row?.syncedAt, path).not.toBeNull();
+			expect(row?.lastError, path).toBeNull();
+		}
+		expect(rows.find((r) => r.path === broken)?.lastError).toMatch(/unreadable parser state/);
+		const differences = verifyIndex(db, [{ path: sessions, subfolders: false }]).differences;
+		expect(differences.filter((d) => d.path !== broken)).toEqual([]);
+	});
+
+	it("a group is due after its budget or at once when a writer is waiting, and commits its rows", async () => {
+		const { root } = dirs();
+		const gen = await createGeneration(root);
+		cleanups.unshift(() => gen.db.close());
+		let waiting = false;
+		const group = new GroupCommit(gen.db, 60_000, () => waiting);
+		expect(group.due()).toBe(false);
+		group.join("x");
+		gen.db.prepare("INSERT INTO meta (key, value) VALUES ('k', 'v')").run();
+		expect(group.due()).toBe(false);
+		waiting = true;
+		expect(group.due()).toBe(true);
+		group.commit();
+		expect(group.due()).toBe(false);
+		const other = await import("../../src/store/db.js").then((m) => m.openDatabase(gen.path, { readonly: true }));
+		cleanups.unshift(() => other.close());
+		expect(other.prepare("SELECT value FROM meta WHERE key = 'k'").get()).toEqual({ value: "v" });
+
+		const timed = new GroupCommit(gen.db, 5);
+		timed.enter();
+		const start = performance.now();
+		while (performance.now() - start < 10) {
+			// spin past the budget
+		}
+		expect(timed.due()).toBe(true);
+		expect(timed.rollback()).toEqual([]);
+	});
+});
+
+describe("hot-path checkpoints", () => {
+	it("a hot-path sync never checkpoints inside its commit; the WAL is checkpointed once it is quiet", async () => {
+		const { sessions, indexDir } = dirs();
+		const [file] = writeSessions(sessions, 1, 4_000);
+		const manager = await IndexManager.open({ indexDir, roots: [{ path: sessions, subfolders: false }] });
+		cleanups.unshift(() => void manager.close());
+		const db = join(indexDir, manager.store.file);
+		const before = statSync(db).size;
+		const r = await manager.syncFile(file as string);
+		expect(r.status).toBe("indexed");
+		// More than SQLite's default 1000-page threshold went into the WAL and none of it into the database file.
+		expect(statSync(`${db}-wal`).size).toBeGreaterThan(4 << 20);
+		expect(statSync(db).size).toBe(before);
+		await waitFor(() => statSync(db).size > before, 10_000);
+	});
+});
