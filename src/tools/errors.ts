@@ -3,7 +3,7 @@
  * anything else becomes "event index unavailable: <short reason>" with paths and stacks removed. The full detail
  * goes to the local log only.
  */
-import { QueryError } from "../query/index.js";
+import { QueryError } from "../query/errors.js";
 
 /** Longest reason shown after "event index unavailable: ". */
 const MAX_REASON_CHARS = 160;
