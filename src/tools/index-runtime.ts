@@ -27,6 +27,8 @@ export interface IndexRuntimeOptions {
 	onProblems?: (problems: string[]) => void;
 	/** Catch-up progress, for Pi's status line. */
 	onProgress?: (p: CatchUpProgress | undefined) => void;
+	/** Called once when the index cannot be opened (a path-free reason); the tools then answer with it. */
+	onOpenFailed?: (reason: string) => void;
 }
 
 /** The per-call identity of the caller, taken from Pi's context inside `execute`. */
@@ -115,6 +117,7 @@ export class IndexRuntime {
 		} catch (err) {
 			this.openError = shortReason(err);
 			this.log("error", "open_failed", errorFields(err));
+			if (!this.closed) this.options.onOpenFailed?.(this.openError);
 			return undefined;
 		}
 	}
