@@ -67,7 +67,9 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 	pi.registerCommand(COMMAND_NAME, {
 		description: `Event index status or reindex (${COMMAND_USAGE.replace("usage: ", "")})`,
 		getArgumentCompletions: (prefix) => {
-			const items = ["status", "reindex", "reindex --full"].filter((v) => v.startsWith(prefix.trim()));
+			// Never offer exactly what was typed: Enter would apply that completion instead of submitting.
+			const typed = prefix.trim();
+			const items = ["status", "reindex", "reindex --full"].filter((v) => v.startsWith(typed) && v !== typed);
 			return items.length > 0 ? items.map((v) => ({ value: v, label: v })) : null;
 		},
 		handler: (args, ctx) => runCommand(args, ctx, runtime),
