@@ -11,7 +11,7 @@ import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
 import type { RebuildOutcome } from "../ingest/rebuild.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
 import { createLogger, errorFields, type StoreLogger } from "../store/log.js";
-import type { WorkspaceIndex } from "../workspace-index.js";
+import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import { PublicError, shortReason } from "./errors.js";
 
 /** How the runtime is opened. */
@@ -90,11 +90,9 @@ export class IndexRuntime {
 
 	private async open(): Promise<WorkspaceIndex | undefined> {
 		try {
-			// Off the critical path: Pi draws its first frame before the store code (SQLite, drizzle, the
-			// ingest modules) is even loaded.
+			// Off the critical path: opening starts after the first tick. (Not a dynamic import of the store code:
+			// in Pi's compiled Bun binary a dynamic import bypasses Pi's loader and cannot resolve packages.)
 			await new Promise((r) => setImmediate(r));
-			if (this.closed) return undefined;
-			const { openWorkspaceIndex } = await import("../workspace-index.js");
 			if (this.closed) return undefined;
 			const index = await openWorkspaceIndex({
 				cwd: this.options.cwd,
