@@ -3,10 +3,10 @@
  * prints one table and writes docs/benchmarks.md. `--quick` is a smoke run (< 3 min) that never fails on timing.
  *
  * Flags: --quick, --fresh (regenerate corpora), --only a,b (figure names, plus ranking and natural), --work <dir>,
- * --doc <path>
- * (default docs/benchmarks.md for full runs, <work>/benchmarks-quick.md for quick runs).
+ * --doc <path> (default docs/benchmarks.md for full runs, <work>/benchmarks-quick.md for quick runs),
+ * --large-agent <dir> (an existing agent dir, read-only, as the large corpus instead of generating one).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -17,11 +17,13 @@ import {
 	generateCorpus,
 	PROJECT_ROOT,
 } from "./corpus/generate.js";
-import { formatBytes, renderShape } from "./corpus/stats.js";
+import { emptyMarkerCounts } from "./corpus/markers.js";
+import { formatBytes, renderShape, ShapeCollector } from "./corpus/stats.js";
 import { append } from "./figures/append.js";
 import { coldBuild } from "./figures/cold-build.js";
 import { contention } from "./figures/contention.js";
 import { search } from "./figures/search.js";
+import { startup } from "./figures/startup.js";
 import type { BenchContext, Figure, FigureRow } from "./figures/types.js";
 import { warmStart } from "./figures/warm-start.js";
 import { loadProjectApi } from "./lib/project-api.js";
@@ -30,7 +32,7 @@ import { naturalFigureRows, runNaturalEval } from "./natural/eval.js";
 import { rankingFigureRows, runRankingEval } from "./ranking/eval.js";
 
 /** In run order: cold build first (it builds the indexes the others reuse). */
-export const FIGURES: Figure[] = [coldBuild, warmStart, append, search, contention];
+export const FIGURES: Figure[] = [coldBuild, warmStart, append, search, contention, startup];
 
 function flag(argv: string[], name: string): string | undefined {
 	const i = argv.indexOf(name);
@@ -61,6 +63,30 @@ export function corpus(workDir: string, sessions: number, bytes: number, fresh: 
 	return m;
 }
 
+/** An existing agent dir as a corpus (read-only): its files and sizes; no markers or shape (not generated here). */
+export function externalCorpus(agentDir: string): CorpusManifest {
+	const sessionsDir = join(agentDir, "sessions");
+	const files = readdirSync(sessionsDir, { recursive: true, encoding: "utf8" })
+		.filter((f) => f.endsWith(".jsonl"))
+		.map((f) => join(sessionsDir, f));
+	const workspaces = readdirSync(sessionsDir).length;
+	return {
+		generatorVersion: 0,
+		seed: "external",
+		agentDir,
+		sessionsDir,
+		sessions: files.length,
+		workspaces,
+		forks: 0,
+		files,
+		totalBytes: files.reduce((sum, f) => sum + statSync(f).size, 0),
+		markers: emptyMarkerCounts(),
+		cwds: [],
+		shape: new ShapeCollector().finish(),
+		elapsedMs: 0,
+	};
+}
+
 async function main(argv: string[]): Promise<number> {
 	const started = performance.now();
 	const quick = argv.includes("--quick");
@@ -69,7 +95,12 @@ async function main(argv: string[]): Promise<number> {
 	const only = flag(argv, "--only")?.split(",");
 	const fresh = argv.includes("--fresh");
 	const small = corpus(workDir, 10, 2 * 1024 * 1024, fresh);
-	const large = quick ? corpus(workDir, 300, 24 * 1024 * 1024, fresh) : corpus(workDir, 10_000, 1024 ** 3, fresh);
+	const largeAgent = flag(argv, "--large-agent");
+	const large = largeAgent
+		? externalCorpus(largeAgent)
+		: quick
+			? corpus(workDir, 300, 24 * 1024 * 1024, fresh)
+			: corpus(workDir, 10_000, 1024 ** 3, fresh);
 	const api = await loadProjectApi();
 	if (!api.ok) log(`project ingestion/search: ${api.reason}; those figures are skipped`);
 	const ctx: BenchContext = {

@@ -49,6 +49,7 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 			sessionFile: ctx.sessionManager.getSessionFile(),
 			onProblems: (problems) => showProblems(ctx, problems),
 			onProgress: progressReporter(ctx),
+			onOpenFailed: (reason) => showProblems(ctx, [`${reason}; Pi goes on without event_search/read/trace`], "off"),
 		});
 	});
 
@@ -66,24 +67,23 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 	pi.registerCommand(COMMAND_NAME, {
 		description: `Event index status or reindex (${COMMAND_USAGE.replace("usage: ", "")})`,
 		getArgumentCompletions: (prefix) => {
-			const items = ["status", "reindex", "reindex --full"].filter((v) => v.startsWith(prefix.trim()));
+			// Never offer exactly what was typed: Enter would apply that completion instead of submitting.
+			const typed = prefix.trim();
+			const items = ["status", "reindex", "reindex --full"].filter((v) => v.startsWith(typed) && v !== typed);
 			return items.length > 0 ? items.map((v) => ({ value: v, label: v })) : null;
 		},
 		handler: (args, ctx) => runCommand(args, ctx, runtime),
 	});
 }
 
-function showProblems(ctx: ExtensionContext, problems: string[]): void {
+/** Notifies each problem once per process: configuration problems (defaults used) or why the index is off. */
+function showProblems(ctx: ExtensionContext, problems: string[], kind: "config" | "off" = "config"): void {
 	const shown = shownProblems();
 	const fresh = problems.filter((p) => !shown.has(p));
 	if (fresh.length === 0 || !ctx.hasUI) return;
 	for (const p of fresh) shown.add(p);
-	safely(() =>
-		ctx.ui.notify(
-			`event index configuration problems (defaults used):\n${fresh.map((p) => `- ${p}`).join("\n")}`,
-			"warning",
-		),
-	);
+	const title = kind === "config" ? "event index configuration problems (defaults used)" : "event index off";
+	safely(() => ctx.ui.notify(`${title}:\n${fresh.map((p) => `- ${p}`).join("\n")}`, "warning"));
 }
 
 /** Catch-up progress into Pi's footer, throttled; undefined clears it. */

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { type LoadConfigResult, loadConfig, type ResolvedConfig } from "./config/config.js";
+import { requireIndexDir } from "./config/index-dir.js";
 import { type Env, resolveAgentDir, sessionRoots } from "./config/pi-paths.js";
 import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
@@ -75,6 +76,8 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		config,
 		opts.extraRoots ?? [],
 	);
+	// Fails at once (IndexDirError) on a path that cannot hold an index, before any store code touches it.
+	requireIndexDir(config.indexDir);
 	const manager = await IndexManager.open({
 		indexDir: config.indexDir,
 		roots,

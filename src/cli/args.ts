@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { SEARCH_FILTERS } from "../query/search/filters.js";
 import { UsageError } from "./errors.js";
+import { didYouMean } from "./suggest.js";
 
 /** How an option takes its value. `strings` is repeatable and collects a list. */
 export type OptionKind = "string" | "strings" | "boolean";
@@ -41,6 +42,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
 	},
 	root: { kind: "strings", value: "DIR", help: "extra or archive session directory to index (repeatable)" },
 	workspace: { kind: "string", value: "DIR", help: "workspace whose sessions may be read (default: current dir)" },
+	all: { kind: "boolean", help: "read the sessions of every workspace (your own history; default: this workspace's)" },
 	json: { kind: "boolean", help: "print the result as JSON (the structures the tools return in details)" },
 	debug: { kind: "boolean", help: "show stack traces of internal errors" },
 	help: { kind: "boolean", help: "show help" },
@@ -138,6 +140,8 @@ export interface GlobalOptions {
 	indexDir?: string;
 	roots: string[];
 	workspace?: string;
+	/** Every workspace's sessions may be read (`--all`). */
+	all: boolean;
 	json: boolean;
 	debug: boolean;
 	help: boolean;
@@ -185,7 +189,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		if (t.kind === "positional") positionals.push(t.value);
 		else if (t.kind === "option") {
 			const spec = all.get(t.name);
-			if (!spec) throw new UsageError(`unknown option ${t.rawName}`);
+			if (!spec) throw new UsageError(unknownOption(t.rawName, [...all.keys()]));
 			if (spec.kind === "boolean" && t.value !== undefined) {
 				throw new UsageError(`option ${t.rawName} takes no value`);
 			}
@@ -196,13 +200,15 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		}
 	}
 
-	const globals: GlobalOptions = { roots: [], json: false, debug: false, help: false, version: false };
+	const globals: GlobalOptions = { roots: [], all: false, json: false, debug: false, help: false, version: false };
 	const options: OptionValues = {};
 	const first = positionals.shift();
 	let command: CommandName | undefined;
 	if (first !== undefined) {
 		if (!isCommand(first))
-			throw new UsageError(`unknown command "${first}"; commands: ${Object.keys(COMMANDS).join(", ")}`);
+			throw new UsageError(
+				`unknown command "${first}"${didYouMean(first, Object.keys(COMMANDS))}; commands: ${Object.keys(COMMANDS).join(", ")}`,
+			);
 		command = first;
 	}
 	const own = command ? COMMANDS[command].options : {};
@@ -239,6 +245,13 @@ export function parseCommandLine(argv: string[]): CommandLine {
 	return { command, positionals, options, globals };
 }
 
+/** "unknown option -x", with the closest option and, for a word starting with "-", how to search for it. */
+function unknownOption(raw: string, known: string[]): string {
+	const name = raw.replace(/^-+/, "");
+	const hint = raw.startsWith("--") ? didYouMean(name, known, (k) => `--${k}`) : "";
+	return `unknown option ${raw}${hint}; a search term that starts with "-" goes after --, e.g. pi-event-index search -- ${raw.startsWith("--") ? raw : `${raw}…`}`;
+}
+
 function describeCount(spec: CommandSpec): string {
 	if (spec.maxArgs === 0) return "no arguments";
 	if (spec.maxArgs === Number.POSITIVE_INFINITY) return `${spec.args}`;
@@ -260,6 +273,7 @@ function setGlobal(g: GlobalOptions, name: string, value: string | undefined): v
 		case "root":
 			if (value !== undefined) g.roots.push(value);
 			break;
+		case "all":
 		case "json":
 		case "debug":
 		case "help":

@@ -18,6 +18,8 @@ export interface CliContext {
 	indexDir: string;
 	/** The workspace whose sessions may be read (config's project file is read from here too). */
 	workspace: string;
+	/** `--all`: every workspace's sessions may be read. */
+	all: boolean;
 	/** `--root` directories, absolute. */
 	extraRoots: string[];
 	config: ResolvedConfig;
@@ -65,6 +67,7 @@ export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): Cli
 		agentDir,
 		indexDir,
 		workspace,
+		all: globals.all,
 		extraRoots,
 		config,
 		problems: loaded.problems,

@@ -38,7 +38,7 @@ export function cliCaller(ctx: CliContext): CallerContext {
 		cwd: ctx.workspace,
 		authorization: {
 			extraRoots: ctx.config.authorization.extraRoots,
-			allRoots: ctx.config.authorization.allRoots,
+			allRoots: ctx.all || ctx.config.authorization.allRoots,
 		},
 		budgets: ctx.config.budgets,
 	};

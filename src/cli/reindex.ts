@@ -6,6 +6,8 @@
  * (which finds little left to do), so "reindex finished" always means "the index was caught up after I asked".
  * `--no-wait` fails at once instead.
  */
+
+import { prepareIndexDir } from "../config/index-dir.js";
 import type { Coverage } from "../contract.js";
 import type { CatchUpResult } from "../ingest/catch-up.js";
 import { CATCH_UP_LOCK } from "../ingest/catch-up-job.js";
@@ -66,7 +68,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Open the manager for `ctx` (catch-up in this thread, so progress is ours to show). */
+/** Creates the index directory if needed; a clear error at once when it cannot hold an index. */
+function usableIndexDir(ctx: CliContext): void {
+	const check = prepareIndexDir(ctx.indexDir);
+	if (!check.ok) throw new CliError(`${check.reason}: ${ctx.indexDir}`);
+}
+
 export async function openManager(ctx: CliContext): Promise<IndexManager> {
+	usableIndexDir(ctx);
 	try {
 		return await IndexManager.open({
 			indexDir: ctx.indexDir,
@@ -86,6 +95,7 @@ export async function reindexCommand(
 	opts: ReindexOptions,
 	hooks: CommandHooks,
 ): Promise<ReindexReport> {
+	if (opts.full) usableIndexDir(ctx);
 	return opts.full ? rebuild(ctx, hooks) : incremental(ctx, opts, hooks);
 }
 

@@ -3,18 +3,12 @@
  * turn every failure into one clear stderr line. Returns the exit code; only main.ts exits.
  */
 import type { Env } from "../config/pi-paths.js";
-import { QueryError } from "../query/index.js";
-import { packageVersion } from "../store/generations.js";
+import { packageVersion } from "../package-version.js";
+import { QueryError } from "../query/errors.js";
 import { COMMANDS, type CommandLine, type CommandName, flagOption, parseCommandLine } from "./args.js";
-import { resolveContext } from "./context.js";
 import { CliError, EXIT, UsageError } from "./errors.js";
-import { formatRead, formatSearch, formatTrace } from "./format.js";
 import { commandHelp, programHelp } from "./help.js";
-import { createProgress, type ProgressMode } from "./progress.js";
-import { readCommand, readRequest, searchCommand, searchRequest, traceCommand, traceRequest } from "./query.js";
-import { formatReindex, reindexCommand } from "./reindex.js";
-import { formatStatus, statusCommand } from "./status.js";
-import { formatVerify, verifyCommand } from "./verify.js";
+import type { ProgressMode } from "./progress.js";
 
 /** The process as the program sees it. */
 export interface CliIO {
@@ -84,6 +78,8 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 		}
 		return { data: null, text: programHelp(), exitCode: EXIT.ok };
 	}
+	// Each command's modules are loaded only when it runs: `--version` and `--help` stay instant.
+	const [{ resolveContext }, { createProgress }] = await Promise.all([import("./context.js"), import("./progress.js")]);
 	const ctx = resolveContext(line.globals, { env: io.env, cwd: io.cwd });
 	for (const p of ctx.problems) io.stderr(`pi-event-index: config problem (defaults used): ${p}\n`);
 	const o = line.options;
@@ -98,27 +94,42 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 	const noSync = flagOption(o, "no-sync");
 	switch (command) {
 		case "reindex": {
+			const { formatReindex, reindexCommand } = await import("./reindex.js");
 			const r = await reindexCommand(ctx, { full: flagOption(o, "full"), noWait: flagOption(o, "no-wait") }, hooks);
 			return { data: r, text: formatReindex(r), exitCode: r.result.failed > 0 ? EXIT.failure : EXIT.ok };
 		}
 		case "status": {
+			const { formatStatus, statusCommand } = await import("./status.js");
 			const r = await statusCommand(ctx);
 			return { data: r, text: formatStatus(r), exitCode: EXIT.ok };
 		}
 		case "verify": {
+			const { formatVerify, verifyCommand } = await import("./verify.js");
 			const r = await verifyCommand(ctx);
 			return { data: r, text: formatVerify(r), exitCode: r.ok ? EXIT.ok : EXIT.failure };
 		}
 		case "search": {
+			const [{ searchCommand, searchRequest }, { formatSearch }] = await Promise.all([
+				import("./query.js"),
+				import("./format.js"),
+			]);
 			const req = searchRequest(line.positionals, o, io.cwd);
 			const r = await searchCommand(ctx, req, noSync, hooks);
 			return { data: r, text: formatSearch(req.query, r), exitCode: EXIT.ok };
 		}
 		case "read": {
+			const [{ readCommand, readRequest }, { formatRead }] = await Promise.all([
+				import("./query.js"),
+				import("./format.js"),
+			]);
 			const r = await readCommand(ctx, readRequest(line.positionals, o), noSync, hooks);
 			return { data: r, text: formatRead(r), exitCode: EXIT.ok };
 		}
 		case "trace": {
+			const [{ traceCommand, traceRequest }, { formatTrace }] = await Promise.all([
+				import("./query.js"),
+				import("./format.js"),
+			]);
 			const r = await traceCommand(ctx, traceRequest(line.positionals, o), noSync, hooks);
 			return { data: r, text: formatTrace(r), exitCode: EXIT.ok };
 		}

@@ -5,7 +5,7 @@
  */
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
-import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
 import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";

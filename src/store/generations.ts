@@ -17,6 +17,7 @@ import {
 	writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { packageVersion } from "../package-version.js";
 import { openDatabase, type SqliteDb } from "./db.js";
 import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileName } from "./format.js";
 import { withExclusiveLock } from "./lock.js";
@@ -217,20 +218,5 @@ function mtimeOr0(path: string): number {
 	}
 }
 
-let version: string | undefined;
-
 /** This package's version (for `meta.created_by`). */
-export function packageVersion(): string {
-	if (version === undefined) {
-		try {
-			const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-				name?: string;
-				version?: string;
-			};
-			version = `${pkg.name ?? "pi-event-index"}@${pkg.version ?? "unknown"}`;
-		} catch {
-			version = "pi-event-index@unknown";
-		}
-	}
-	return version;
-}
+export { packageVersion };

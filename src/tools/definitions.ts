@@ -5,7 +5,6 @@
  */
 import type { ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../contract.js";
-import { readEvent, searchEvents, traceEvent } from "../query/index.js";
 import { errorFields } from "../store/log.js";
 import { PublicError, toPublicError } from "./errors.js";
 import type { CallIdentity, IndexRuntime } from "./index-runtime.js";
@@ -20,6 +19,9 @@ import {
 	traceParameters,
 } from "./schemas.js";
 import { type EventToolName, renderCallFor, renderResultFor } from "./tui-render.js";
+
+/** The query services, loaded on the first call: registering the tools must not load them (start-up cost). */
+const queries = () => import("../query/index.js");
 
 /** Where the tools find the runtime of the current session (it changes on /new, /resume, /fork, /reload). */
 export type RuntimeRef = () => IndexRuntime | undefined;
@@ -70,6 +72,7 @@ export function searchTool(runtimeRef: RuntimeRef): ToolDefinition<typeof search
 		async execute(_id, params: SearchParams, _signal, _onUpdate, ctx) {
 			return run(runtimeRef, "event_search", async (rt) => {
 				const who = callIdentity(ctx);
+				const { searchEvents } = await queries();
 				const result = await rt.query(who, (s) => searchEvents(s.index.manager.store.db, params, s.caller, s.options));
 				return {
 					content: [{ type: "text", text: renderSearchText(result, params.query, { cwd: who.cwd }) }],
@@ -87,6 +90,7 @@ export function readTool(runtimeRef: RuntimeRef): ToolDefinition<typeof readPara
 		async execute(_id, params: ReadParams, _signal, _onUpdate, ctx) {
 			return run(runtimeRef, "event_read", async (rt) => {
 				const who = callIdentity(ctx);
+				const { readEvent } = await queries();
 				const result = await rt.query(who, (s) => readEvent(s.index.manager.store.db, params, s.caller, s.options));
 				return { content: [{ type: "text", text: renderReadText(result, { cwd: who.cwd }) }], details: result };
 			});
@@ -101,6 +105,7 @@ export function traceTool(runtimeRef: RuntimeRef): ToolDefinition<typeof tracePa
 		async execute(_id, params: TraceParams, _signal, _onUpdate, ctx) {
 			return run(runtimeRef, "event_trace", async (rt) => {
 				const who = callIdentity(ctx);
+				const { traceEvent } = await queries();
 				const result = await rt.query(who, (s) => traceEvent(s.index.manager.store.db, params, s.caller, s.options));
 				return { content: [{ type: "text", text: renderTraceText(result, { cwd: who.cwd }) }], details: result };
 			});

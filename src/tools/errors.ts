@@ -3,9 +3,7 @@
  * anything else becomes "event index unavailable: <short reason>" with paths and stacks removed. The full detail
  * goes to the local log only.
  */
-
-import { clipText, MAX_ERROR_CHARS } from "../query/errors.js";
-import { QueryError } from "../query/index.js";
+import { clipText, MAX_ERROR_CHARS, QueryError } from "../query/errors.js";
 import { isStoreDamage, sqliteErrorCode } from "../store/db.js";
 
 /** Longest reason shown after "event index unavailable: ". */

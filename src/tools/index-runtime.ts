@@ -32,6 +32,8 @@ export interface IndexRuntimeOptions {
 	onProblems?: (problems: string[]) => void;
 	/** Catch-up progress, for Pi's status line. */
 	onProgress?: (p: CatchUpProgress | undefined) => void;
+	/** Called once when the index cannot be opened (a path-free reason); the tools then answer with it. */
+	onOpenFailed?: (reason: string) => void;
 }
 
 /** The per-call identity of the caller, taken from Pi's context inside `execute`. */
@@ -93,6 +95,10 @@ export class IndexRuntime {
 
 	private async open(): Promise<WorkspaceIndex | undefined> {
 		try {
+			// Off the critical path: opening starts after the first tick. (Not a dynamic import of the store code:
+			// in Pi's compiled Bun binary a dynamic import bypasses Pi's loader and cannot resolve packages.)
+			await new Promise((r) => setImmediate(r));
+			if (this.closed) return undefined;
 			const index = await openWorkspaceIndex({
 				cwd: this.options.cwd,
 				env: this.options.env,
@@ -114,6 +120,7 @@ export class IndexRuntime {
 		} catch (err) {
 			this.openError = publicReason(err);
 			this.log("error", "open_failed", errorFields(err));
+			if (!this.closed) this.options.onOpenFailed?.(this.openError);
 			return undefined;
 		}
 	}

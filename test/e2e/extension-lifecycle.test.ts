@@ -20,9 +20,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchResult } from "../../src/contract.js";
 import { registerScriptedFaux, type ScriptedFaux } from "../fixtures/faux-provider.js";
-import { REPO_ROOT, readJsonl, sessionMessages } from "../helpers/pi-cli.js";
+import { EXTENSION } from "../helpers/e2e.js";
+import { readJsonl, sessionMessages } from "../helpers/pi-cli.js";
 
-const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
 const hasProc = (() => {
 	try {
 		readdirSync("/proc/self/task");

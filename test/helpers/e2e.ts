@@ -12,8 +12,8 @@ import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type JsonlRecord, listSessionFiles, REPO_ROOT, type RunPiResult, sessionMessages } from "./pi-cli.js";
 
-/** The extension under test (loaded with `-e`). */
-export const EXTENSION = join(REPO_ROOT, "src", "extension.ts");
+/** The extension under test (loaded with `-e`): the compiled package, as users run it. */
+export const EXTENSION = join(REPO_ROOT, "dist", "extension.js");
 
 /** The directories of one e2e test file. */
 export interface E2eDirs {
