@@ -67,13 +67,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 	});
 }
 
-/** Open the manager for `ctx` (catch-up in this thread, so progress is ours to show). */
-/** Creates the index directory if needed; a clear error at once when it cannot hold an index. */
+/**
+ * Creates the index directory if needed; a clear error at once when it cannot hold an index. A read-only one is
+ * usable: its store opens read-only, searches answer from it, and `reindex` says it is read-only.
+ */
 function usableIndexDir(ctx: CliContext): void {
 	const check = prepareIndexDir(ctx.indexDir);
-	if (!check.ok) throw new CliError(`${check.reason}: ${ctx.indexDir}`);
+	if (!check.ok && check.code !== "not_writable") throw new CliError(`${check.reason}: ${ctx.indexDir}`);
 }
 
+/** Open the manager for `ctx` (catch-up in this thread, so progress is ours to show). */
 export async function openManager(ctx: CliContext): Promise<IndexManager> {
 	usableIndexDir(ctx);
 	try {

@@ -23,7 +23,7 @@ export type IndexDirCheck =
 const REASONS: Record<IndexDirProblem, string> = {
 	cannot_create: "the index directory cannot be created",
 	not_a_directory: "a file is in the way of the index directory",
-	not_writable: "the index directory is not writable",
+	not_writable: "the index directory is read-only (not writable)",
 };
 
 function failure(code: IndexDirProblem, errno?: string): IndexDirCheck {
@@ -81,9 +81,12 @@ export class IndexDirError extends Error {
 	}
 }
 
-/** {@link prepareIndexDir}, throwing {@link IndexDirError} when the directory cannot be used. */
+/**
+ * {@link prepareIndexDir} for readers, throwing {@link IndexDirError} when the directory cannot be used. A directory
+ * that exists but is read-only is usable: an existing store there opens read-only (open-store.ts says why).
+ */
 export function requireIndexDir(dir: string): string {
 	const check = prepareIndexDir(dir);
-	if (!check.ok) throw new IndexDirError(check);
-	return check.dir;
+	if (!check.ok && check.code !== "not_writable") throw new IndexDirError(check);
+	return resolve(dir);
 }

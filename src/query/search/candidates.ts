@@ -4,7 +4,9 @@
  * newest matches is ranked there by weighted bm25 (rank.ts) and only the best few rows are joined to their
  * events and sessions, where the exact SQL checks are applied.
  */
+
 import type { BranchState, SelectionState } from "../../contract.js";
+import { isStoreDamage } from "../../store/db.js";
 import { all, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import { type RankCandidate, weightedBm25Sql } from "../rank.js";
@@ -114,6 +116,8 @@ export function findCandidates(
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
 		return { rows: rows.slice(0, limit), capped: probe !== undefined, more: more || rows.length > limit };
 	} catch (err) {
+		// A damaged store is the caller's to recover (IndexRuntime), not a query the model should simplify.
+		if (isStoreDamage(err)) throw err;
 		log?.(`event_search failed for match ${JSON.stringify(match)}: ${(err as Error).message}`);
 		throw new QueryError("invalid_request", "The search could not be run; try simpler terms.");
 	}
