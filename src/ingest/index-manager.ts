@@ -38,12 +38,11 @@ export class IndexUnavailableError extends Error {}
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
 /**
- * The hot path's frame budget: the longest one attempt to take the write lock may block Pi's thread. One
- * millisecond: it never sleeps in SQLite's busy handler (up to 100 ms between tries, blocking the event loop) but
- * polls every millisecond; a writer frozen inside a transaction (a `reindex` stopped with Ctrl-Z) costs nothing
- * blocked. (Not 0: under bun:sqlite a zero busy timeout was seen to let the frozen-writer test index.)
+ * The hot path's frame budget: the longest one attempt to take the write lock may block Pi's thread. Zero: it never
+ * waits in SQLite's busy handler (which sleeps up to 100 ms between tries, blocking the event loop) but polls every
+ * millisecond; a writer frozen inside a transaction (a `reindex` stopped with Ctrl-Z) then costs nothing blocked.
  */
-export const HOT_PATH_BUSY_TIMEOUT_MS = 1;
+export const HOT_PATH_BUSY_TIMEOUT_MS = 0;
 /** How long (asynchronously) the hot path keeps retrying a lock held elsewhere before answering from the index. */
 export const HOT_PATH_BUSY_WAIT_MS = 1_000;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));

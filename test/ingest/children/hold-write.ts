@@ -10,4 +10,5 @@ const db = await openDatabase(file as string, { fileMustExist: true });
 db.exec("BEGIN IMMEDIATE");
 db.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('held-by-test', 'x')");
 console.log("holding");
-setInterval(() => {}, 1000);
+// The timer keeps `db` reachable: under Bun an unreachable Database is collected and closed, releasing the lock.
+setInterval(() => db, 1000);
