@@ -5,9 +5,11 @@
  * MATCH expressions. Quoted phrases are required in every tier; plain terms can be relaxed (tiers.ts). Every
  * token is double-quoted, so no expression built here can be an FTS5 syntax error.
  */
+
 import { looksLikeTag } from "../../text/fragment-tags.js";
 import { analyzeQuery, type QueryTerm } from "../../text/natural-query.js";
 import { hasCjk } from "../../text/search-text.js";
+import { foldToken } from "../../text/term-presence.js";
 import { invalid } from "../errors.js";
 import { textColumns } from "../rank.js";
 
@@ -19,6 +21,8 @@ export interface SearchTerm {
 	match: string;
 	/** Tokens of the exact form, for proximity and snippets. */
 	tokens: string[];
+	/** Every form (exact first, then inflections) as folded token sequences, for term-presence.ts. */
+	forms: string[][];
 	/** A quoted phrase: never relaxed. */
 	quoted: boolean;
 }
@@ -45,17 +49,23 @@ function unitMatch(unit: QueryTerm): string {
 	return tagShaped || (unit.prefix !== undefined && looksLikeTag(unit.prefix, true)) ? textColumns(match) : match;
 }
 
+/** The unit's forms as folded token sequences (the index folds what the analyser keeps, e.g. accents). */
+function formsOf(unit: QueryTerm): string[][] {
+	return [unit.text, ...unit.variants].map((v) => v.split(" ").map(foldToken));
+}
+
 /** Required terms and phrases of a raw query; throws QueryError (invalid_request) for an unsearchable query. */
 export function searchTerms(query: string): SearchTerm[] {
 	const analyzed = analyzeQuery(query);
 	if ("error" in analyzed) throw invalid(analyzed.error);
 	const terms = analyzed.terms
 		.filter((t) => !t.optional)
-		.map((t) => ({ label: t.text, match: unitMatch(t), tokens: t.text.split(" "), quoted: false }));
+		.map((t) => ({ label: t.text, match: unitMatch(t), tokens: t.text.split(" "), forms: formsOf(t), quoted: false }));
 	const phrases = analyzed.phrases.map((p) => ({
 		label: `"${p.text}"`,
 		match: unitMatch(p),
 		tokens: p.text.split(" "),
+		forms: formsOf(p),
 		quoted: true,
 	}));
 	return [...phrases, ...terms];

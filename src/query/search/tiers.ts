@@ -8,8 +8,10 @@
  * query per term. Measured on bench/natural: 81 % recall@5 against 75 % for plain bm25-OR (a strict
  * coverage-first order of term subsets measured 72 %). Quoted phrases are required in every query.
  */
-import { all, get, type QueryDb } from "../db.js";
-import { weightedBm25Sql } from "../rank.js";
+
+import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
+import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
+import { get, type QueryDb } from "../db.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
 import type { SearchPlan } from "./request.js";
@@ -49,26 +51,37 @@ function documentFrequency(db: QueryDb, term: SearchTerm): number {
 	);
 }
 
-const IDS_SQL = "rowid IN (SELECT value FROM json_each(?))";
+/** Longest prefix of a fragment read to name its matched terms; a longer one is asked of the index. */
+const PRESENCE_SCAN_CHARS = 256_000;
 
-/** Weighted bm25 of each fragment id against `match` (ids that do not match are absent). */
-function scoresOf(db: QueryDb, match: string, ids: string): Map<number, number> {
-	const rows = all<{ id: number; score: number }>(
-		db,
-		`SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts WHERE fragments_fts MATCH ? AND ${IDS_SQL}`,
-		[match, ids],
+/**
+ * Which of `terms` the event's fragment contains: a term whose own candidate list held one of the event's
+ * fragments is in; otherwise the fragment's text is tokenised as the index does (term-presence.ts). Only a text
+ * longer than the scanned prefix costs an FTS lookup. Bounded: called for the page's events only.
+ */
+function presentTerms(
+	db: QueryDb,
+	best: CandidateRow,
+	terms: readonly SearchTerm[],
+	listed: ReadonlySet<number>,
+): SearchTerm[] {
+	const unknown = terms.filter((_, i) => !listed.has(i));
+	if (unknown.length === 0) return [...terms];
+	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
+	const tokens = indexTokens(stored ? decodeFragmentPrefix(stored.text, PRESENCE_SCAN_CHARS) : "");
+	const longer = best.charCount > PRESENCE_SCAN_CHARS;
+	const found = new Set(
+		unknown.filter(
+			(t) =>
+				containsAnyForm(tokens, t.forms) ||
+				(longer &&
+					get(db, "SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ?", [
+						t.match,
+						best.fragmentId,
+					]) !== undefined),
+		),
 	);
-	return new Map(rows.map((r) => [r.id, r.score]));
-}
-
-/** The ids among `ids` whose fragment matches `match`. */
-function matching(db: QueryDb, match: string, ids: string): Set<number> {
-	const rows = all<{ id: number }>(
-		db,
-		`SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ? AND ${IDS_SQL}`,
-		[match, ids],
-	);
-	return new Set(rows.map((r) => r.id));
+	return terms.filter((t, i) => listed.has(i) || found.has(t));
 }
 
 /**
@@ -89,53 +102,59 @@ export function relaxedTiers(
 	if (need <= 0 || plain.length === 0 || (plain.length === 1 && phrases.length === 0)) return result;
 
 	const total = Math.max(1, get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 1);
+	const dfs = new Map(plain.map((term) => [term, documentFrequency(db, term)]));
+	const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
 	const live = plain
-		.map((term) => ({ term, df: documentFrequency(db, term) }))
-		.filter((t) => t.df > 0)
-		.map((t) => ({ term: t.term, idf: Math.log(1 + (total - t.df + 0.5) / (t.df + 0.5)) }))
-		.sort((a, b) => b.idf - a.idf)
-		.slice(0, MAX_RELAXED_TERMS)
-		.map((t) => t.term);
+		.filter((term) => (dfs.get(term) ?? 0) > 0)
+		.sort((a, b) => idf(dfs.get(b) ?? 0) - idf(dfs.get(a) ?? 0))
+		.slice(0, MAX_RELAXED_TERMS);
 	if (live.length === 0 && phrases.length === 0) return result;
 
 	const anyTerm = live.length > 0 ? `(${live.map((t) => t.match).join(" OR ")})` : undefined;
 	const required = phrases.map((t) => t.match);
-	const rows = new Map<number, CandidateRow>();
-	const gather = (matches: string[], limit: number) => {
-		const found = findCandidates(db, plan, matches, RELAXED_RANKED_MATCHES, limit, log);
-		if (found.capped) result.capped = true;
-		for (const row of found.rows) rows.set(row.fragmentId, row);
+	// Per fragment: its bm25 against the OR (exact where the OR list had it), the per-term scores it summed
+	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
+	// and the terms whose lists held it.
+	const found = new Map<number, { row: CandidateRow; or?: number; sum: number; terms: Set<number> }>();
+	const gather = (matches: string[], limit: number, term?: number) => {
+		const list = findCandidates(db, plan, matches, RELAXED_RANKED_MATCHES, limit, log);
+		if (list.capped) result.capped = true;
+		for (const row of list.rows) {
+			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
+			if (term === undefined) entry.or = row.score;
+			else if (term >= 0) {
+				entry.sum += row.score;
+				entry.terms.add(term);
+			}
+			found.set(row.fragmentId, entry);
+		}
 	};
 	if (anyTerm) gather([...required, anyTerm], OR_CANDIDATES);
-	if (live.length > 1) for (const term of live) gather([...required, term.match], TERM_CANDIDATES);
+	// A rare term alone: its events are found however common the others are. A common term's own list would
+	// only repeat the OR's newest window, and its df probe already walked that far.
+	live.forEach((term, i) => {
+		if (live.length > 1 && (dfs.get(term) ?? 0) < DF_COUNT_CAP) gather([...required, term.match], TERM_CANDIDATES, i);
+	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
-	if (required.length > 0) gather(required, TERM_CANDIDATES);
-	if (rows.size === 0) return result;
+	if (required.length > 0) gather(required, TERM_CANDIDATES, -1);
+	if (found.size === 0) return result;
 
-	const ids = JSON.stringify([...rows.keys()]);
-	const scores = anyTerm ? scoresOf(db, anyTerm, ids) : new Map<number, number>();
-	const members = live.map((term) => matching(db, term.match, ids));
-	const matchedOf = new Map<string, Set<number>>();
-	const scored = [...rows.values()].map((row) => {
+	const listedOf = new Map<string, Set<number>>();
+	const scored = [...found.values()].map(({ row, or, sum, terms }) => {
 		const key = eventKey(row);
-		const set = matchedOf.get(key) ?? new Set<number>();
-		members.forEach((m, i) => {
-			if (m.has(row.fragmentId)) set.add(i);
-		});
-		matchedOf.set(key, set);
-		return { ...row, score: scores.get(row.fragmentId) ?? row.score };
+		listedOf.set(key, new Set([...(listedOf.get(key) ?? []), ...terms]));
+		return { ...row, score: or ?? (terms.size > 0 ? sum : row.score) };
 	});
 	scored.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
 	const phraseTokens = [...phrases, ...live].map((t) => t.tokens);
 	const seen = new Set(exclude);
 	for (const group of coalesce(db, scored, phraseTokens, otherIds)) {
+		if (result.groups.length >= need) break;
 		const key = eventKey(group.best);
 		if (seen.has(key)) continue;
 		seen.add(key);
-		const hit = matchedOf.get(key) ?? new Set<number>();
-		const matched = live.filter((_, i) => hit.has(i));
+		const matched = presentTerms(db, group.best, live, listedOf.get(key) ?? new Set());
 		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });
 	}
-	result.groups = result.groups.slice(0, need);
 	return result;
 }

@@ -1,0 +1,38 @@
+/**
+ * Which query forms a text contains, decided in JavaScript the way the FTS index would: the text goes through the
+ * same search-text transform (CJK bigrams) and unicode61 tokenisation, tokens are folded (diacritics removed,
+ * lowercased like unicode61) and a form matches where its tokens stand next to each other. Used to name the
+ * matched and missing terms of a relaxed hit without one FTS query per (term, fragment): with a MATCH, a rowid
+ * lookup costs a whole doclist walk.
+ */
+import { lowerLikeUnicode61 } from "./natural-query.js";
+import { unicode61Tokens } from "./query-compiler.js";
+import { searchText } from "./search-text.js";
+
+/** A token as the index stores it: diacritics removed (remove_diacritics 2), then lowercased as unicode61 does. */
+export function foldToken(token: string): string {
+	return lowerLikeUnicode61(
+		token
+			.normalize("NFD")
+			.replace(/\p{Mn}/gu, "")
+			.normalize("NFC"),
+	);
+}
+
+/** The folded tokens of `text`, as the index sees it. */
+export function indexTokens(text: string): string[] {
+	return unicode61Tokens(searchText(text)).map(foldToken);
+}
+
+/** True when some form (a token sequence) occurs in `tokens` as adjacent tokens. */
+export function containsAnyForm(tokens: readonly string[], forms: ReadonlyArray<readonly string[]>): boolean {
+	for (const form of forms) {
+		if (form.length === 0) continue;
+		for (let i = 0; i + form.length <= tokens.length; i++) {
+			let j = 0;
+			while (j < form.length && tokens[i + j] === form[j]) j++;
+			if (j === form.length) return true;
+		}
+	}
+	return false;
+}
