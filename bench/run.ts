@@ -6,10 +6,11 @@
  * --doc <path> (default docs/benchmarks.md for full runs, <work>/benchmarks-quick.md for quick runs),
  * --large-agent <dir> (an existing agent dir, read-only, as the large corpus instead of generating one).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { externalCorpus } from "./corpus/external.js";
 import {
 	type CorpusManifest,
 	DEFAULT_SEED,
@@ -17,8 +18,7 @@ import {
 	generateCorpus,
 	PROJECT_ROOT,
 } from "./corpus/generate.js";
-import { emptyMarkerCounts } from "./corpus/markers.js";
-import { formatBytes, renderShape, ShapeCollector } from "./corpus/stats.js";
+import { formatBytes, renderShape } from "./corpus/stats.js";
 import { append } from "./figures/append.js";
 import { coldBuild } from "./figures/cold-build.js";
 import { contention } from "./figures/contention.js";
@@ -61,30 +61,6 @@ export function corpus(workDir: string, sessions: number, bytes: number, fresh: 
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(manifestPath, JSON.stringify(m));
 	return m;
-}
-
-/** An existing agent dir as a corpus (read-only): its files and sizes; no markers or shape (not generated here). */
-export function externalCorpus(agentDir: string): CorpusManifest {
-	const sessionsDir = join(agentDir, "sessions");
-	const files = readdirSync(sessionsDir, { recursive: true, encoding: "utf8" })
-		.filter((f) => f.endsWith(".jsonl"))
-		.map((f) => join(sessionsDir, f));
-	const workspaces = readdirSync(sessionsDir).length;
-	return {
-		generatorVersion: 0,
-		seed: "external",
-		agentDir,
-		sessionsDir,
-		sessions: files.length,
-		workspaces,
-		forks: 0,
-		files,
-		totalBytes: files.reduce((sum, f) => sum + statSync(f).size, 0),
-		markers: emptyMarkerCounts(),
-		cwds: [],
-		shape: new ShapeCollector().finish(),
-		elapsedMs: 0,
-	};
 }
 
 async function main(argv: string[]): Promise<number> {

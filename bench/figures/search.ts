@@ -3,7 +3,8 @@
  * JSONL files and against Pi's own SessionManager.listAll() (what /resume reads).
  */
 import { spawnSync } from "node:child_process";
-import { BENCH_QUERIES } from "../corpus/markers.js";
+import { BENCH_QUERIES, type BenchQuery } from "../corpus/markers.js";
+import { realWordQueries } from "../corpus/real-queries.js";
 import { runChild } from "../lib/child.js";
 import { fmtMs, median, now, percentile } from "../lib/measure.js";
 import { type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
@@ -38,6 +39,8 @@ export const search: Figure = {
 	async run(ctx) {
 		const rows: FigureRow[] = [];
 		const m = ctx.large;
+		// An external corpus (bigcorpus.py) has no planted markers: its classes are real words.
+		const queries: readonly BenchQuery[] = m.generatorVersion === 0 ? realWordQueries(m) : BENCH_QUERIES;
 		const label = scaleLabel(m);
 		// ripgrep over the same files.
 		const rgVersion = ripgrepVersion();
@@ -45,10 +48,10 @@ export const search: Figure = {
 		const rgChecks: string[] = [];
 		if (rgVersion) {
 			const reps = ctx.quick ? 2 : 3;
-			ctx.log(`ripgrep: ${BENCH_QUERIES.length} queries × ${reps}`);
-			timeRipgrep(BENCH_QUERIES[0].rgPattern, m.sessionsDir); // warm the page cache
+			ctx.log(`ripgrep: ${queries.length} queries × ${reps}`);
+			timeRipgrep(queries[0].rgPattern, m.sessionsDir); // warm the page cache
 			for (let r = 0; r < reps; r++) {
-				for (const q of BENCH_QUERIES) {
+				for (const q of queries) {
 					const res = timeRipgrep(q.rgPattern, m.sessionsDir);
 					rgTimes.push(res.ms);
 					if (r === 0 && q.marker && res.matchingLines !== m.markers[q.marker])
@@ -66,11 +69,11 @@ export const search: Figure = {
 		// The index.
 		let idx: { times: number[][]; hits: number[]; skipped?: string } | undefined;
 		if (ctx.project.ok && ctx.indexDirs.large) {
-			ctx.log(`index search: ${BENCH_QUERIES.length} queries`);
+			ctx.log(`index search: ${queries.length} queries`);
 			idx = await runChild("search", {
 				agentDir: m.agentDir,
 				indexDir: ctx.indexDirs.large,
-				queries: BENCH_QUERIES.map((q) => q.request),
+				queries: queries.map((q) => q.request),
 				reps: ctx.quick ? 5 : 20,
 			});
 		}
@@ -102,7 +105,7 @@ export const search: Figure = {
 		}
 		// One row per query class: in-process p50/p95 against the issue's target (≤ 30 ms p95, rare ≤ 5 ms).
 		if (idx && !idx.skipped) {
-			BENCH_QUERIES.forEach((q, i) => {
+			queries.forEach((q, i) => {
 				const times = idx?.times[i] ?? [];
 				const target = q.name === "rare term" ? 5 : 30;
 				rows.push({
@@ -119,7 +122,7 @@ export const search: Figure = {
 		const laMs = median(la.times);
 		const hitNote =
 			idx && !idx.skipped
-				? `per query (hits, p50): ${BENCH_QUERIES.map((q, i) => `${q.name} ${idx?.hits[i]}, ${fmtMs(median(idx?.times[i] ?? []))}`).join("; ")}`
+				? `per query (hits, p50): ${queries.map((q, i) => `${q.name} ${idx?.hits[i]}, ${fmtMs(median(idx?.times[i] ?? []))}`).join("; ")}`
 				: reason;
 		rows.push({
 			figure: `4 Search p50 vs Pi listAll() (/resume), ${label}`,

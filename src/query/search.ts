@@ -6,6 +6,7 @@
 import type { EventSearchRequest, EventSearchResult } from "../contract.js";
 import type { CallerContext } from "./caller.js";
 import type { QueryDb } from "./db.js";
+import { RERANK_LIMIT } from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
 import { findCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
 import { coalesce, eventKey, foldForkCopies } from "./search/coalesce.js";
@@ -17,6 +18,14 @@ export { MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT };
 
 /** Fork copies are looked for among this many pages of ranked events (bounded work; copies rank together). */
 const FOLD_WINDOW_PAGES = 3;
+
+/**
+ * Fragments ranked and joined for a page of `limit` events: enough for the proximity re-rank and for the fork-folding
+ * window (an event has a few fragments), at most SEARCH_CANDIDATE_LIMIT. Joins are the per-row cost.
+ */
+function candidateRows(limit: number): number {
+	return Math.min(SEARCH_CANDIDATE_LIMIT, Math.max(RERANK_LIMIT, limit * FOLD_WINDOW_PAGES * 4));
+}
 
 /** Search authorized sessions; throws QueryError (only) for an invalid request. */
 export function searchEvents(
@@ -33,8 +42,8 @@ export function searchEvents(
 		db,
 		plan,
 		plan.terms.map((t) => t.match),
-		undefined,
-		undefined,
+		MAX_RANKED_MATCHES,
+		candidateRows(limit),
 		options.log,
 	);
 	const window = limit * FOLD_WINDOW_PAGES;

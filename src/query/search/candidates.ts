@@ -15,10 +15,13 @@ import type { SearchPlan } from "./request.js";
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
 export const MAX_RANKED_MATCHES = 3_000;
 
-/** Ranked fragments joined and checked per page; a page is re-fetched further down only when checks reject rows. */
+/** Ranked fragments returned per conjunction at most (a search asks for fewer: searchCandidateRows). */
 export const SEARCH_CANDIDATE_LIMIT = 500;
 
-/** Pages of candidates fetched at most when exact checks reject rows the tags let through. */
+/** Ranked fragments joined and checked per slice: joins cost ~10 µs a row, so only as many as the page needs. */
+const JOIN_SLICE = 100;
+
+/** Ranked rows kept per row asked for: the exact checks rarely reject one (the filters narrowed inside the index). */
 const MAX_PAGES = 4;
 
 /** One matched fragment with the event and session facts hits need. */
@@ -67,6 +70,16 @@ CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
 
+/** Whether at least `n` fragments match (walks at most `n` of the doclist, newest first). */
+function countAtLeast(db: QueryDb, match: string, n: number): boolean {
+	return (
+		get(db, "SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?", [
+			match,
+			n - 1,
+		]) !== undefined
+	);
+}
+
 /**
  * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. `cap` bounds the
  * matches ranked (newest first), `limit` the rows returned. Throws QueryError if SQLite rejects the statement.
@@ -81,40 +94,29 @@ export function findCandidates(
 ): Candidates {
 	const match = matchExpression(plan, termMatches);
 	try {
-		// Bounded work: a probe walks the doclist alone, newest first, to the cap-th match.
-		const probe = get<{ rowid: number }>(
+		// Bounded work: rank only the newest `cap` matches. The window is a subquery walking the doclist newest first
+		// (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs on it once.
+		const ranked = all<{ id: number; score: number }>(
 			db,
-			"SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-			[match, cap],
+			`SELECT id, score FROM (SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
+			WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY score, id LIMIT ?`,
+			[match, cap, limit * MAX_PAGES],
 		);
-		const floor = probe?.rowid ?? 0;
+		const capped = ranked.length > 0 && countAtLeast(db, match, cap + 1);
+		const score = new Map(ranked.map((r) => [r.id, r.score]));
 		const checks = plan.checks.filter((c) => c.sql !== "");
 		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
 		const params = checks.flatMap((c) => c.params);
 		const rows: CandidateRow[] = [];
-		let more = false;
-		for (let page = 0; page < MAX_PAGES; page++) {
-			const ranked = all<{ id: number; score: number }>(
-				db,
-				`SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
-				WHERE fragments_fts MATCH ? AND rowid > ? ORDER BY score, rowid LIMIT ? OFFSET ?`,
-				[match, floor, limit, page * limit],
-			);
-			if (ranked.length === 0) break;
-			const score = new Map(ranked.map((r) => [r.id, r.score]));
-			const checked = all<Omit<CandidateRow, "score">>(db, `${JOIN_SQL} ${where}`, [
-				JSON.stringify(ranked.map((r) => r.id)),
-				...params,
-			]);
+		let next = 0;
+		while (rows.length < limit && next < ranked.length) {
+			const slice = ranked.slice(next, next + JOIN_SLICE).map((r) => r.id);
+			next += slice.length;
+			const checked = all<Omit<CandidateRow, "score">>(db, `${JOIN_SQL} ${where}`, [JSON.stringify(slice), ...params]);
 			for (const row of checked) rows.push({ ...row, score: score.get(row.fragmentId) ?? 0 });
-			if (ranked.length < limit) break;
-			if (rows.length >= limit) {
-				more = true;
-				break;
-			}
 		}
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
-		return { rows: rows.slice(0, limit), capped: probe !== undefined, more: more || rows.length > limit };
+		return { rows: rows.slice(0, limit), capped, more: rows.length > limit || next < ranked.length };
 	} catch (err) {
 		// A damaged store is the caller's to recover (IndexRuntime), not a query the model should simplify.
 		if (isStoreDamage(err)) throw err;
