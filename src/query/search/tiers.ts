@@ -14,6 +14,7 @@ import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
+import { contextTerms } from "./context.js";
 import type { SearchPlan } from "./request.js";
 import type { SearchTerm } from "./terms.js";
 
@@ -50,6 +51,11 @@ function documentFrequency(db: QueryDb, term: SearchTerm): number {
 		)?.n ?? 0
 	);
 }
+
+/** Events of the relaxed tier whose conversation context is read (the best by their own score). */
+const CONTEXT_GROUPS = 40;
+/** Share of a term's idf that its presence in the context (not in the event) adds. */
+const CONTEXT_WEIGHT = 0.8;
 
 /** Longest prefix of a fragment read to name its matched terms; a longer one is asked of the index. */
 const PRESENCE_SCAN_CHARS = 256_000;
@@ -148,13 +154,28 @@ export function relaxedTiers(
 	scored.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
 	const phraseTokens = [...phrases, ...live].map((t) => t.tokens);
 	const seen = new Set(exclude);
+	const best: Array<{ group: EventGroup; matched: SearchTerm[] }> = [];
 	for (const group of coalesce(db, scored, phraseTokens, otherIds)) {
-		if (result.groups.length >= need) break;
+		if (best.length >= Math.max(need, CONTEXT_GROUPS)) break;
 		const key = eventKey(group.best);
 		if (seen.has(key)) continue;
 		seen.add(key);
-		const matched = presentTerms(db, group.best, live, listedOf.get(key) ?? new Set());
-		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });
+		best.push({ group, matched: presentTerms(db, group.best, live, listedOf.get(key) ?? new Set()) });
 	}
+	// A term the event lacks but its conversation has counts for part of its weight (context.ts).
+	const context = contextTerms(
+		db,
+		best.map((b) => b.group.best),
+		live,
+	);
+	const weight = (t: SearchTerm) => idf(dfs.get(t) ?? 0);
+	const adjusted = best.map((b) => {
+		const held = context.get(eventKey(b.group.best)) ?? new Set();
+		const bonus = live.filter((t) => !b.matched.includes(t) && held.has(t)).reduce((sum, t) => sum + weight(t), 0);
+		return { ...b, score: b.group.best.score - CONTEXT_WEIGHT * bonus };
+	});
+	adjusted.sort((a, b) => a.score - b.score);
+	for (const { group, matched } of adjusted.slice(0, need))
+		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });
 	return result;
 }

@@ -1,0 +1,59 @@
+/**
+ * Relaxed hits ranked with their conversation: a term the event lacks counts for part of its weight when the turn
+ * before or after it, the session's opening request or name, or the event's month has it (context.ts).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SourceSyncer } from "../../../src/ingest/sync-source.js";
+import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
+import { searchEvents } from "../../../src/query/search.js";
+import { lineFactory } from "../../helpers/session-lines.js";
+import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+
+let store: TempStore;
+const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const search = (query: string) => searchEvents(store.db, { query }, caller).hits.map((h) => h.snippet ?? "");
+
+beforeAll(async () => {
+	store = await tempStore();
+	const dir = join(store.dir, "sessions");
+	mkdirSync(dir);
+	const sessions: Record<string, string[]> = {
+		// The answer says "batches" only; the turn it replies to names the backfill.
+		backfill: [
+			"we need to backfill the invoices table tonight",
+			"How many rows per transaction should the backfill write?",
+			"Batches of 10k rows please, the table has four million invoices",
+		],
+		// Distractors: shorter, so plain bm25 ranks their single term above the answer's.
+		cookies: ["a batch of cookies", "lunch was good"],
+		bread: ["one batch of bread", "dinner was fine"],
+	};
+	for (const [name, turns] of Object.entries(sessions)) {
+		const f = lineFactory({ cwd: `/work/${name}`, prefix: name });
+		const lines = [f.header(), ...turns.map((t, i) => (i % 2 === 0 ? f.user(t) : f.assistant(t)))];
+		writeFileSync(join(dir, `${name}.jsonl`), lines.join(""));
+		await new SourceSyncer(store.db).sync(join(dir, `${name}.jsonl`));
+	}
+});
+afterAll(() => store.cleanup());
+
+describe("conversation context in the relaxed tier", () => {
+	it("regression: the reply that answers ranks above shorter events with the same term and no context", () => {
+		const hits = search("what batch size did we pick for backfilling");
+		const answer = hits.findIndex((s) => s.includes("Batches of 10k rows"));
+		const cookies = hits.findIndex((s) => s.includes("batch of cookies"));
+		const bread = hits.findIndex((s) => s.includes("batch of bread"));
+		expect(answer).toBeGreaterThanOrEqual(0);
+		expect(answer).toBeLessThan(cookies);
+		expect(answer).toBeLessThan(bread);
+	});
+
+	it("a term found only in the context still counts as missing from the hit", () => {
+		const r = searchEvents(store.db, { query: "batch backfilling" }, caller);
+		const hit = r.hits.find((h) => h.snippet?.includes("Batches of 10k rows"));
+		expect(hit?.matchedTerms).toEqual(["batch"]);
+		expect(hit?.missingTerms).toEqual(["backfilling"]);
+	});
+});
