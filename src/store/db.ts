@@ -136,10 +136,17 @@ export function sqliteErrorCode(err: unknown): string | undefined {
 	return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 
-/** True for errors that mean the file is not a usable SQLite database (corrupt, or not a database at all). */
+/**
+ * True for errors that mean the file is not a usable SQLite database: corrupt, not a database at all, or shorter
+ * than its own page index says (SQLITE_IOERR_SHORT_READ: a truncated file, or a `-wal` file deleted under a live
+ * connection, whose frames the shared-memory index still lists; no retry ever makes those pages readable).
+ */
 export function isCorruptionError(err: unknown): boolean {
 	const code = sqliteErrorCode(err);
-	return code !== undefined && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+	return (
+		code !== undefined &&
+		(code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "SQLITE_IOERR_SHORT_READ")
+	);
 }
 
 /**
