@@ -160,3 +160,21 @@ export function isStoreDamage(err: unknown): boolean {
 	const message = err instanceof Error ? err.message : "";
 	return code !== undefined && /malformed|fts5: corruption|no such table/i.test(message);
 }
+
+/** The disk-full reason in plain words (SQLite's "database or disk is full" names neither which disk nor what to do). */
+export const DISK_FULL_REASON = "the disk holding the index is full; free some space, then run reindex again";
+
+/**
+ * True when the disk holding the index is full (SQLITE_FULL, or ENOSPC from a plain file write such as the
+ * pointer): no file is at fault and nothing more can be written, so a pass stops instead of failing file by file.
+ */
+export function isDiskFull(err: unknown): boolean {
+	const code = (err as { code?: unknown } | null)?.code;
+	return code === "SQLITE_FULL" || code === "ENOSPC";
+}
+
+/** The text a person is shown for a store failure: a full disk in plain words, anything else as it is. */
+export function storeErrorText(err: unknown): string {
+	if (isDiskFull(err)) return DISK_FULL_REASON;
+	return err instanceof Error ? err.message : String(err);
+}

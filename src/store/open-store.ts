@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode } from "./db.js";
+import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode, storeErrorText } from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
 import {
 	createGeneration,
@@ -66,8 +66,10 @@ export interface OpenStoreOptions {
 /** Why a store could not be opened. */
 export type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "failed";
 
-/** Outcome of `openStore`. */
-export type OpenStoreResult = { ok: true; store: Store } | { ok: false; code: OpenStoreErrorCode; error: string };
+/** Outcome of `openStore`; a failure caused by SQLite carries its result code (callers word it by meaning). */
+export type OpenStoreResult =
+	| { ok: true; store: Store }
+	| { ok: false; code: OpenStoreErrorCode; error: string; sqliteCode?: string };
 
 const MAX_ATTEMPTS = 6;
 
@@ -85,7 +87,13 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStoreRes
 		return await openWritable(dir, options, logger);
 	} catch (err) {
 		logger.log("error", "store.open_failed", { dir, ...errorFields(err) });
-		return { ok: false, code: "failed", error: `cannot open the event index: ${errorFields(err).error}` };
+		const failed: OpenStoreResult = {
+			ok: false,
+			code: "failed",
+			error: `cannot open the event index: ${storeErrorText(err)}`,
+		};
+		const sqliteCode = sqliteErrorCode(err);
+		return sqliteCode ? { ...failed, sqliteCode } : failed;
 	}
 }
 
