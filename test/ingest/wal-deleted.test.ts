@@ -4,7 +4,6 @@
  * another process reads, syncs and catches up. The index must end correct (rebuilt or intact), each process's
  * model sees at most one generic sentence, and `verify` (the real program) reports no difference afterwards.
  */
-import { spawn } from "node:child_process";
 import {
 	appendFileSync,
 	copyFileSync,
@@ -26,13 +25,12 @@ import { readPointer } from "../../src/store/generations.js";
 import { DAMAGED_MESSAGE, toPublicError } from "../../src/tools/errors.js";
 import { IndexRuntime } from "../../src/tools/index-runtime.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
-import { ChildGroup, type WatchedChild, waitFor } from "../helpers/children.js";
-import { scriptCommand } from "../helpers/runtime.js";
+import { ChildGroup } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { expectModelSafe } from "../tools/model-boundary.js";
+import { ask, startLiveRuntime } from "./live-runtime.js";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures/pi-0.73.1");
-const LIVE = join(import.meta.dirname, "children", "live-runtime.ts");
 const children = new ChildGroup();
 let tmp: string;
 let agentDir: string;
@@ -61,16 +59,6 @@ function generationFile(): string {
 	return join(indexDir, ptr.pointer.file);
 }
 
-/** The live process: one command, then its next JSON answer line. */
-async function ask(child: WatchedChild, command: string): Promise<Record<string, unknown>> {
-	const seen = child.out.length;
-	child.stdin?.write(`${command}\n`);
-	await waitFor(() => child.out.length > seen || child.exitCode !== null, 60_000);
-	const line = child.out[seen];
-	if (line === undefined) throw new Error(`live process exited: ${child.err()}`);
-	return JSON.parse(line) as Record<string, unknown>;
-}
-
 beforeEach(async () => {
 	// Spaces in the directories: the scan also proves no path fragment reaches the model.
 	tmp = realpathSync(mkdtempSync(join(tmpdir(), "pei wal ")));
@@ -95,17 +83,7 @@ afterEach(async () => {
 
 describe("the WAL deleted under a live writer", () => {
 	it("regression: reads, syncs and catch-up elsewhere end in a correct index; verify finds no difference", async () => {
-		const [command, args] = scriptCommand("node", LIVE, [project]);
-		const live = children.watch(
-			spawn(command, args, {
-				cwd: join(import.meta.dirname, "../.."),
-				env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
-				stdio: ["pipe", "pipe", "pipe"],
-			}),
-			"live-runtime",
-		);
-		await waitFor(() => live.out.length > 0, 60_000);
-		expect(JSON.parse(live.out[0] as string)).toEqual({ ready: true });
+		const live = await startLiveRuntime(children, project, { PI_CODING_AGENT_DIR: agentDir });
 
 		// The live writer's own session: committed frames sit in its WAL (the hot path never checkpoints in a commit).
 		const own = join(sessions, "live.jsonl");
