@@ -87,13 +87,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStoreRes
 		return await openWritable(dir, options, logger);
 	} catch (err) {
 		logger.log("error", "store.open_failed", { dir, ...errorFields(err) });
-		const failed: OpenStoreResult = {
-			ok: false,
-			code: "failed",
-			error: `cannot open the event index: ${storeErrorText(err)}`,
-		};
-		const sqliteCode = sqliteErrorCode(err);
-		return sqliteCode ? { ...failed, sqliteCode } : failed;
+		return failedBy(err, "cannot open the event index");
 	}
 }
 
@@ -190,6 +184,13 @@ async function openWritable(dir: string, options: OpenStoreOptions, logger: Stor
 		code: "failed",
 		error: `cannot open the event index in ${dir}: ${lastProblem || "retries exhausted"}`,
 	};
+}
+
+/** A failure caused by `err`: `what`, then why (a full disk in plain words), with SQLite's code when it has one. */
+function failedBy(err: unknown, what: string): OpenStoreResult {
+	const failed: OpenStoreResult = { ok: false, code: "failed", error: `${what}: ${storeErrorText(err)}` };
+	const sqliteCode = sqliteErrorCode(err);
+	return sqliteCode ? { ...failed, sqliteCode } : failed;
 }
 
 function lockFailure(detail: string): OpenStoreResult {
@@ -321,7 +322,7 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 			({ db, state } = await openReadOnlyDb(join(dir, file)));
 		} catch (err) {
 			if (!exists(join(dir, file))) continue;
-			return { ok: false, code: "failed", error: `cannot open the event index read-only: ${errorFields(err).error}` };
+			return failedBy(err, "cannot open the event index read-only");
 		}
 		try {
 			if (state.status === "pending") {
@@ -341,7 +342,7 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 			return { ok: true, store: makeStore(db, dir, file, true, why, undefined) };
 		} catch (err) {
 			db.close();
-			return { ok: false, code: "failed", error: `cannot read the event index: ${errorFields(err).error}` };
+			return failedBy(err, "cannot read the event index");
 		}
 	}
 	return { ok: false, code: "not-found", error: `the event index in ${dir} keeps changing; try again` };
