@@ -3,7 +3,7 @@
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
 
-import { isStoreDamage } from "../store/db.js";
+import { isStoreDamage, storeErrorText } from "../store/db.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
@@ -141,7 +141,7 @@ export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Prom
 			}
 		}
 	} catch (err) {
-		return { kind: "failed", error: err instanceof Error ? err.message : String(err) };
+		return { kind: "failed", error: storeErrorText(err) };
 	} finally {
 		await lock.release();
 	}

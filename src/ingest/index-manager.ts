@@ -32,8 +32,18 @@ export interface IndexManagerOptions {
 	lockStaleMs?: number;
 }
 
-/** The store could not be opened at all (e.g. no usable index and an unwritable directory). */
-export class IndexUnavailableError extends Error {}
+/**
+ * The store could not be opened at all (e.g. no usable index and an unwritable directory, a full disk). `code` is
+ * SQLite's result code when SQLite said why, so the model boundary words it by meaning, never with SQLite's text.
+ */
+export class IndexUnavailableError extends Error {
+	constructor(
+		message: string,
+		readonly code?: string,
+	) {
+		super(message);
+	}
+}
 
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
@@ -79,7 +89,7 @@ export class IndexManager {
 	static async open(options: IndexManagerOptions): Promise<IndexManager> {
 		await initFingerprints();
 		const opened = await openStore({ dir: options.indexDir, lockStaleMs: options.lockStaleMs });
-		if (!opened.ok) throw new IndexUnavailableError(opened.error);
+		if (!opened.ok) throw new IndexUnavailableError(opened.error, opened.sqliteCode);
 		try {
 			return new IndexManager(options, opened.store);
 		} catch (err) {
@@ -89,7 +99,7 @@ export class IndexManager {
 				throw err;
 			}
 			const fresh = await recoverCorruptStore(opened.store, err, { lockStaleMs: options.lockStaleMs });
-			if (!fresh.ok) throw new IndexUnavailableError(fresh.error);
+			if (!fresh.ok) throw new IndexUnavailableError(fresh.error, fresh.sqliteCode);
 			return new IndexManager(options, fresh.store);
 		}
 	}

@@ -3,6 +3,7 @@
  * publish it. Readers keep answering from the old generation until the swap and then switch without a restart.
  */
 
+import { storeErrorText } from "../store/db.js";
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { takeLock, tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
@@ -68,7 +69,7 @@ export async function rebuildStore(
 			created.db.close();
 			removeGenerationFiles(job.indexDir, created.file);
 		}
-		return { kind: "failed", error: err instanceof Error ? err.message : String(err) };
+		return { kind: "failed", error: storeErrorText(err) };
 	} finally {
 		await catchUpLock.release();
 		await rebuildLock.release();

@@ -16,7 +16,7 @@ import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import { DEFAULT_BUSY_TIMEOUT_MS, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, isDiskFull, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
@@ -121,7 +121,8 @@ export class SourceSyncer {
 				batch = o.inTransaction ? this.batch(path, o) : await this.lockedBatch(path, o);
 			} catch (err) {
 				// A damaged store is not this file's failure: the caller recovers the store (IndexManager, catch-up job).
-				if (isStoreDamage(err)) throw err;
+				// Nor is a full disk: recording it would need space, and every other file would fail the same way.
+				if (isStoreDamage(err) || isDiskFull(err)) throw err;
 				if (o.inTransaction) throw new BatchFailed(path, err);
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}

@@ -136,10 +136,17 @@ export function sqliteErrorCode(err: unknown): string | undefined {
 	return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 
-/** True for errors that mean the file is not a usable SQLite database (corrupt, or not a database at all). */
+/**
+ * True for errors that mean the file is not a usable SQLite database: corrupt, not a database at all, or shorter
+ * than its own page index says (SQLITE_IOERR_SHORT_READ: a truncated file, or a `-wal` file deleted under a live
+ * connection, whose frames the shared-memory index still lists; no retry ever makes those pages readable).
+ */
 export function isCorruptionError(err: unknown): boolean {
 	const code = sqliteErrorCode(err);
-	return code !== undefined && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+	return (
+		code !== undefined &&
+		(code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "SQLITE_IOERR_SHORT_READ")
+	);
 }
 
 /**
@@ -152,4 +159,22 @@ export function isStoreDamage(err: unknown): boolean {
 	const code = sqliteErrorCode(err);
 	const message = err instanceof Error ? err.message : "";
 	return code !== undefined && /malformed|fts5: corruption|no such table/i.test(message);
+}
+
+/** The disk-full reason in plain words (SQLite's "database or disk is full" names neither which disk nor what to do). */
+export const DISK_FULL_REASON = "the disk holding the index is full; free some space, then run reindex again";
+
+/**
+ * True when the disk holding the index is full (SQLITE_FULL, or ENOSPC from a plain file write such as the
+ * pointer): no file is at fault and nothing more can be written, so a pass stops instead of failing file by file.
+ */
+export function isDiskFull(err: unknown): boolean {
+	const code = (err as { code?: unknown } | null)?.code;
+	return code === "SQLITE_FULL" || code === "ENOSPC";
+}
+
+/** The text a person is shown for a store failure: a full disk in plain words, anything else as it is. */
+export function storeErrorText(err: unknown): string {
+	if (isDiskFull(err)) return DISK_FULL_REASON;
+	return err instanceof Error ? err.message : String(err);
 }

@@ -97,7 +97,14 @@ export async function createGeneration(dir: string, options: GenerationOptions =
 	const generation = newGenerationId();
 	const file = generationFileName(generation);
 	const path = join(dir, file);
-	const db = await openDatabase(path);
+	let db: SqliteDb;
+	try {
+		db = await openDatabase(path);
+	} catch (err) {
+		// E.g. a full disk: the empty file SQLite created must not linger until the 24 h sweep.
+		removeGenerationFiles(dir, file);
+		throw err;
+	}
 	try {
 		await db.migrate(MIGRATIONS_DIR);
 		const put = db.prepare<[string, string]>("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");

@@ -198,16 +198,21 @@ export async function lockHolderInfo(dir: string, name: string): Promise<LockHol
 }
 
 function writeHolder(dir: string, name: string): void {
+	const file = holderPath(dir, name);
+	const tmp = `${file}.${process.pid}.tmp`;
 	try {
-		const file = holderPath(dir, name);
-		const tmp = `${file}.${process.pid}.tmp`;
 		writeFileSync(
 			tmp,
 			JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() }),
 		);
 		renameSync(tmp, file);
 	} catch {
-		// The sidecar is informational only.
+		// The sidecar is informational only; a temp file a full disk cut short is not left behind.
+		try {
+			rmSync(tmp, { force: true });
+		} catch {
+			// Nothing more to do: the sweep of a later publish does not know this file, but it is empty.
+		}
 	}
 }
 

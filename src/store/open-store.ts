@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode } from "./db.js";
+import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode, storeErrorText } from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
 import {
 	createGeneration,
@@ -66,8 +66,10 @@ export interface OpenStoreOptions {
 /** Why a store could not be opened. */
 export type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "failed";
 
-/** Outcome of `openStore`. */
-export type OpenStoreResult = { ok: true; store: Store } | { ok: false; code: OpenStoreErrorCode; error: string };
+/** Outcome of `openStore`; a failure caused by SQLite carries its result code (callers word it by meaning). */
+export type OpenStoreResult =
+	| { ok: true; store: Store }
+	| { ok: false; code: OpenStoreErrorCode; error: string; sqliteCode?: string };
 
 const MAX_ATTEMPTS = 6;
 
@@ -85,7 +87,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStoreRes
 		return await openWritable(dir, options, logger);
 	} catch (err) {
 		logger.log("error", "store.open_failed", { dir, ...errorFields(err) });
-		return { ok: false, code: "failed", error: `cannot open the event index: ${errorFields(err).error}` };
+		return failedBy(err, "cannot open the event index");
 	}
 }
 
@@ -182,6 +184,13 @@ async function openWritable(dir: string, options: OpenStoreOptions, logger: Stor
 		code: "failed",
 		error: `cannot open the event index in ${dir}: ${lastProblem || "retries exhausted"}`,
 	};
+}
+
+/** A failure caused by `err`: `what`, then why (a full disk in plain words), with SQLite's code when it has one. */
+function failedBy(err: unknown, what: string): OpenStoreResult {
+	const failed: OpenStoreResult = { ok: false, code: "failed", error: `${what}: ${storeErrorText(err)}` };
+	const sqliteCode = sqliteErrorCode(err);
+	return sqliteCode ? { ...failed, sqliteCode } : failed;
 }
 
 function lockFailure(detail: string): OpenStoreResult {
@@ -313,7 +322,7 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 			({ db, state } = await openReadOnlyDb(join(dir, file)));
 		} catch (err) {
 			if (!exists(join(dir, file))) continue;
-			return { ok: false, code: "failed", error: `cannot open the event index read-only: ${errorFields(err).error}` };
+			return failedBy(err, "cannot open the event index read-only");
 		}
 		try {
 			if (state.status === "pending") {
@@ -333,7 +342,7 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 			return { ok: true, store: makeStore(db, dir, file, true, why, undefined) };
 		} catch (err) {
 			db.close();
-			return { ok: false, code: "failed", error: `cannot read the event index: ${errorFields(err).error}` };
+			return failedBy(err, "cannot read the event index");
 		}
 	}
 	return { ok: false, code: "not-found", error: `the event index in ${dir} keeps changing; try again` };

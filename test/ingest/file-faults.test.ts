@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
+import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
+import { searchEvents } from "../../src/query/search.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
@@ -38,6 +40,13 @@ const headerOf = (path: string) =>
 				parent_session AS parentSession FROM sources WHERE path = ?`,
 		)
 		.get(path) as HeaderRow;
+/** Hits for `query` seen from workspace `cwd` (authorization by the sessions' cwd, as the tools apply it). */
+const hitsFrom = (cwd: string, query: string) =>
+	searchEvents(
+		store.db,
+		{ query },
+		{ cwd, authorization: { extraRoots: [], allRoots: false }, budgets: DEFAULT_BUDGETS },
+	).hits.length;
 const texts = (path: string) =>
 	(
 		store.db
@@ -79,6 +88,9 @@ describe("a rewritten file keeps no identity of its old content", () => {
 			parentSession: null,
 		});
 		expect(texts(path)).toEqual(["second content"]);
+		// The new content belongs to its own workspace, not to the old one's.
+		expect(hitsFrom("/ws/b", "second content")).toBe(1);
+		expect(hitsFrom("/ws/a", "second content")).toBe(0);
 		expect(verifyIndex(store.db, [{ path: dir, subfolders: false }]).differences).toEqual([]);
 	});
 

@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOT_PATH_BUSY_WAIT_MS, IndexManager } from "../../src/ingest/index-manager.js";
+import { searchEvents } from "../../src/query/index.js";
+import { readPointer } from "../../src/store/generations.js";
+import { CALLER_BEHIND, IndexRuntime } from "../../src/tools/index-runtime.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
 import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
@@ -17,6 +20,7 @@ const HOLD = join(import.meta.dirname, "children", "hold-write.ts");
 const children = new ChildGroup();
 let root: string;
 let manager: IndexManager | undefined;
+let runtime: IndexRuntime | undefined;
 
 beforeEach(async () => {
 	root = await tempDir("pei-frozen-");
@@ -24,6 +28,7 @@ beforeEach(async () => {
 afterEach(async () => {
 	children.killAll();
 	await manager?.close();
+	await runtime?.close();
 	rmSync(root, { recursive: true, force: true });
 });
 
@@ -66,5 +71,58 @@ describe("a frozen writer", () => {
 		process.kill(holder.pid as number, "SIGKILL");
 		await holder.exited;
 		expect((await manager.syncFile(path)).status).toBe("indexed");
+	});
+
+	it("regression: a tool call during the freeze answers from the index as it is; coverage says this session is behind", async () => {
+		const agentDir = join(root, "agent");
+		const project = join(root, "project");
+		const sessions = join(agentDir, "sessions", "--home-dev-project--");
+		mkdirSync(sessions, { recursive: true });
+		mkdirSync(project);
+		writeFileSync(join(agentDir, "event-index.json"), JSON.stringify({ authorization: { allRoots: true } }));
+		// The caller's own session (written during the freeze) and another one the search finds.
+		const path = join(sessions, "me.jsonl");
+		const f = lineFactory();
+		writeFileSync(path, f.header() + f.user("my first line"));
+		const o = lineFactory();
+		writeFileSync(join(sessions, "other.jsonl"), o.header() + o.user("pelican in another session"));
+		runtime = IndexRuntime.start({ cwd: project, env: { PI_CODING_AGENT_DIR: agentDir }, catchUp: false });
+		const rt = runtime;
+		await rt.ready();
+		expect((await rt.startCatchUp()).kind).toBe("done");
+		const ptr = readPointer(join(agentDir, "event-index"));
+		if (!ptr.ok) throw new Error("no pointer");
+
+		const holder = children.watch(
+			startScript(CURRENT_RUNTIME, HOLD, [join(agentDir, "event-index", ptr.pointer.file)]),
+			"hold-write",
+		);
+		await waitFor(() => holder.out.includes("holding"), 30_000);
+		process.kill(holder.pid as number, "SIGTSTP");
+		appendFileSync(path, f.user("my line during the freeze"));
+		const mine = (db: IndexManager["store"]["db"]) =>
+			(
+				db
+					.prepare("SELECT count(*) AS n FROM events e JOIN sources s ON s.id = e.source_id WHERE s.path = ?")
+					.get(path) as { n: number }
+			).n;
+		const call = () =>
+			rt.query({ cwd: project, sessionFile: path }, (s) => ({
+				...searchEvents(s.index.manager.store.db, { query: "pelican" }, s.caller, s.options),
+				mine: mine(s.index.manager.store.db),
+			}));
+
+		const started = Date.now();
+		const frozen = await call();
+		expect(Date.now() - started).toBeLessThan(HOT_PATH_BUSY_WAIT_MS + 2_000);
+		expect(frozen.hits).toHaveLength(1);
+		expect(frozen.mine).toBe(1);
+		expect(frozen.coverage.note).toContain(CALLER_BEHIND);
+
+		process.kill(holder.pid as number, "SIGKILL");
+		await holder.exited;
+		const after = await call();
+		expect(after.mine).toBe(2);
+		expect(after.coverage.note).not.toContain(CALLER_BEHIND);
 	});
 });

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { pointerFileName } from "../../src/store/format.js";
 import { readPointer } from "../../src/store/generations.js";
+import { toPublicError } from "../../src/tools/errors.js";
+import { IndexRuntime } from "../../src/tools/index-runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
 
@@ -107,5 +109,24 @@ describe("store faults", () => {
 			c: number;
 		};
 		expect(later.c).toBe(1);
+	});
+
+	it("regression: an open SQLite refuses reaches the model as its meaning, never SQLite's text or a path", async () => {
+		const first = await open();
+		const file = first.store.path;
+		await first.close();
+		// The generation the pointer names is a directory: SQLite can open it in no mode.
+		rmSync(file);
+		mkdirSync(file);
+		const rt = IndexRuntime.start({ cwd: root, env: { PI_EVENT_INDEX_DIR: indexDir, PI_CODING_AGENT_DIR: root } });
+		try {
+			const message = await rt.query({ cwd: root }, () => "answered").catch((e: unknown) => toPublicError(e).message);
+			// SQLite says "disk I/O error" (SQLITE_IOERR_READ) here; the model gets the code's meaning instead.
+			expect(message).toMatch(/^event index unavailable: /);
+			expect(message).not.toMatch(/disk I\/O|unable to open|database file|SQLITE_/i);
+			expect(message).not.toContain(root.split("/").at(-1));
+		} finally {
+			await rt.close();
+		}
 	});
 });
