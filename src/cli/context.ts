@@ -10,7 +10,7 @@ import { ENV_AGENT_DIR, type Env, resolveAgentDir } from "../config/pi-paths.js"
 import type { DiscoveryRoot } from "../ingest/discover.js";
 import { discoveryFor } from "../workspace-index.js";
 import type { GlobalOptions } from "./args.js";
-import { CliError } from "./errors.js";
+import { CliError, EXIT } from "./errors.js";
 
 /** Everything a command knows about where things are. */
 export interface CliContext {
@@ -54,10 +54,14 @@ export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): Cli
 			globals.agentDir !== undefined ? "--agent-dir" : env[ENV_AGENT_DIR] ? `$${ENV_AGENT_DIR}` : "the default";
 		throw new CliError(
 			`Pi agent dir ${agentDir} (from ${from}) does not exist or is not a directory; pass --agent-dir DIR or set ${ENV_AGENT_DIR}`,
+			"agent_dir_missing",
+			EXIT.failure,
+			"--agent-dir",
 		);
 	}
 	const extraRoots = globals.roots.map((r) => resolve(facts.cwd, r));
-	for (const r of extraRoots) if (!isDirectory(r)) throw new CliError(`--root ${r} is not a directory`);
+	for (const r of extraRoots)
+		if (!isDirectory(r)) throw new CliError(`--root ${r} is not a directory`, "root_missing", EXIT.failure, "--root");
 	const workspace = resolve(facts.cwd, globals.workspace ?? facts.cwd);
 	const loaded = loadConfig({ cwd: workspace, agentDir, env });
 	const indexDir = globals.indexDir !== undefined ? resolve(facts.cwd, globals.indexDir) : loaded.config.indexDir;

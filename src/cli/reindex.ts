@@ -15,7 +15,7 @@ import { IndexManager, IndexUnavailableError } from "../ingest/index-manager.js"
 import { REBUILD_LOCK, rebuildStore } from "../ingest/rebuild.js";
 import { type LockHolderInfo, lockHolderInfo } from "../store/lock.js";
 import type { CliContext } from "./context.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT, interruptedError } from "./errors.js";
 import { formatBytes, formatDuration } from "./format.js";
 import type { ProgressReporter } from "./progress.js";
 import { coverageWithLocks, lockStates, openExistingStore } from "./status.js";
@@ -52,7 +52,7 @@ export function describeHolder(info: LockHolderInfo): string {
 }
 
 function interrupted(): CliError {
-	return new CliError("interrupted; the index keeps everything committed so far", EXIT.interrupted);
+	return interruptedError("interrupted; the index keeps everything committed so far");
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -73,7 +73,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  */
 function usableIndexDir(ctx: CliContext): void {
 	const check = prepareIndexDir(ctx.indexDir);
-	if (!check.ok && check.code !== "not_writable") throw new CliError(`${check.reason}: ${ctx.indexDir}`);
+	if (!check.ok && check.code !== "not_writable")
+		throw new CliError(`${check.reason}: ${ctx.indexDir}`, "index_dir_unusable", EXIT.failure, "--index-dir");
 }
 
 /** Open the manager for `ctx` (catch-up in this thread, so progress is ours to show). */
@@ -88,7 +89,7 @@ export async function openManager(ctx: CliContext): Promise<IndexManager> {
 			useWorker: false,
 		});
 	} catch (err) {
-		if (err instanceof IndexUnavailableError) throw new CliError(err.message);
+		if (err instanceof IndexUnavailableError) throw new CliError(err.message, "index_unavailable");
 		throw err;
 	}
 }
@@ -115,7 +116,7 @@ async function incremental(ctx: CliContext, opts: ReindexOptions, hooks: Command
 			if (hooks.signal.aborted) throw interrupted();
 			const outcome = await manager.startCatchUp();
 			if (hooks.signal.aborted) throw interrupted();
-			if (outcome.kind === "failed") throw new CliError(`reindex failed: ${outcome.error}`);
+			if (outcome.kind === "failed") throw new CliError(`reindex failed: ${outcome.error}`, "reindex_failed");
 			if (outcome.kind === "done") {
 				unsubscribe();
 				hooks.progress.end();
@@ -132,12 +133,14 @@ async function incremental(ctx: CliContext, opts: ReindexOptions, hooks: Command
 			if (outcome.reason === "read-only") {
 				throw new CliError(
 					`the index in ${ctx.indexDir} is read-only (${manager.store.readOnlyReason ?? "not writable"}); nothing was indexed`,
+					"read_only",
 				);
 			}
 			const holder = describeHolder(await lockHolderInfo(ctx.indexDir, CATCH_UP_LOCK));
 			if (opts.noWait) {
 				throw new CliError(
 					`${holder} is catching up the index in ${ctx.indexDir}; try again later, or run reindex without --no-wait to wait for it`,
+					"lock_held",
 				);
 			}
 			if (!announced) {
@@ -165,14 +168,15 @@ async function rebuild(ctx: CliContext, hooks: CommandHooks): Promise<ReindexRep
 	);
 	hooks.progress.end();
 	if (hooks.signal.aborted) {
-		throw new CliError("interrupted; the rebuild was abandoned and the current index is unchanged", EXIT.interrupted);
+		throw interruptedError("interrupted; the rebuild was abandoned and the current index is unchanged");
 	}
-	if (outcome.kind === "failed") throw new CliError(`rebuild failed: ${outcome.error}`);
+	if (outcome.kind === "failed") throw new CliError(`rebuild failed: ${outcome.error}`, "reindex_failed");
 	if (outcome.kind === "skipped") {
 		const locks = await lockStates(ctx.indexDir);
 		const holder = locks[REBUILD_LOCK]?.locked ? locks[REBUILD_LOCK] : locks[CATCH_UP_LOCK];
 		throw new CliError(
 			`${holder ? describeHolder(holder) : "another process"} holds the index lock in ${ctx.indexDir} (another rebuild or a long catch-up); try again later`,
+			"lock_held",
 		);
 	}
 	const store = await openExistingStore(ctx.indexDir);
@@ -195,8 +199,11 @@ async function rebuild(ctx: CliContext, hooks: CommandHooks): Promise<ReindexRep
 export function formatReindex(r: ReindexReport): string {
 	const x = r.result;
 	const what = r.mode === "full" ? "rebuilt the index" : "caught up the index";
+	const unchanged = r.mode === "incremental" && x.indexed === 0 && x.removed === 0 && x.failed === 0;
 	const out = [
-		`${what}: ${x.done} files synced (${x.indexed} indexed, ${x.removed} removed, ${x.failed} failed), ${x.entriesAdded} entries from ${formatBytes(x.bytesRead)} in ${formatDuration(x.elapsedMs)}`,
+		unchanged
+			? `index up to date: ${r.coverage.known} file${r.coverage.known === 1 ? "" : "s"}, none changed (checked in ${formatDuration(x.elapsedMs)})`
+			: `${what}: ${x.done} files synced (${x.indexed} indexed, ${x.removed} removed, ${x.failed} failed), ${x.entriesAdded} entries from ${formatBytes(x.bytesRead)} in ${formatDuration(x.elapsedMs)}`,
 	];
 	if (r.waitedMs >= 1000) out.push(`waited ${formatDuration(r.waitedMs)} for another process's lock`);
 	for (const e of x.errors) out.push(`  failed: ${e.path}: ${e.error}`);

@@ -62,9 +62,9 @@ export async function openExistingStore(indexDir: string): Promise<Store> {
 	const opened = await openStore({ dir: indexDir, readonly: true });
 	if (opened.ok) return opened.store;
 	if (opened.code === "not-found") {
-		throw new CliError(`no event index in ${indexDir} yet; run pi-event-index reindex`);
+		throw new CliError(`no event index in ${indexDir} yet; run pi-event-index reindex`, "no_index");
 	}
-	throw new CliError(opened.error);
+	throw new CliError(opened.error, "index_unavailable");
 }
 
 /** Lock states of the index dir, by lock name. */
@@ -139,7 +139,7 @@ export async function statusCommand(ctx: CliContext): Promise<StatusReport> {
 	const opened = await openStore({ dir: ctx.indexDir, readonly: true });
 	if (!opened.ok) {
 		if (opened.code === "not-found") return report;
-		throw new CliError(opened.error);
+		throw new CliError(opened.error, "index_unavailable");
 	}
 	const store = opened.store;
 	try {

@@ -44,13 +44,16 @@ export function formatVerify(r: VerifyCommandReport): string {
 	const n = r.differences.length;
 	const out = [head, `${n}${r.limited ? "+" : ""} difference${n === 1 ? "" : "s"}:`];
 	for (const d of r.differences) out.push(`  ${d.kind.padEnd(16)} ${d.path || "(index)"}: ${d.detail}`);
-	const onlyBehind = r.differences.every(
-		(d) => d.kind === "behind" || d.kind === "not-indexed" || d.kind === "file-gone",
-	);
-	out.push(
-		onlyBehind
-			? "the index is behind the files: run pi-event-index reindex"
-			: "repair: pi-event-index reindex --full (rebuilds the index from the files)",
-	);
+	out.push(repairHint(r.differences));
 	return out.join("\n");
+}
+
+/** Differences an incremental `reindex` repairs: files grown, new or gone. Every other kind needs a rebuild. */
+export const CATCH_UP_REPAIRS: ReadonlySet<string> = new Set(["behind", "not-indexed", "file-gone"]);
+
+/** What to run: plain `reindex` when it repairs every difference, else `reindex --full`. */
+export function repairHint(differences: ReadonlyArray<{ kind: string }>): string {
+	return differences.every((d) => CATCH_UP_REPAIRS.has(d.kind))
+		? "the index is behind the files: run pi-event-index reindex (an incremental catch-up repairs this)"
+		: "repair: pi-event-index reindex --full (rebuilds the index from the files)";
 }
