@@ -12,6 +12,7 @@ import type {
 	EventSearchResult,
 	EventTrace,
 } from "../contract.js";
+import { isIndexDamage } from "../index-admin.js";
 import {
 	type CallerContext,
 	type EventTraceRequest,
@@ -25,13 +26,12 @@ import {
 	traceEvent,
 } from "../query/index.js";
 import { parseFilters, SEARCH_FILTERS } from "../query/search/filters.js";
-import { isStoreDamage } from "../store/db.js";
 import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
 import { interruptedError, UsageError } from "./errors.js";
 import type { OtherWorkspaceHits, SearchExtras } from "./format.js";
-import { type CommandHooks, openManager } from "./reindex.js";
-import { coverageWithLocks, lockStates, openExistingStore } from "./status.js";
+import { type CommandHooks, openIndex } from "./reindex.js";
+import { existingIndex } from "./status.js";
 
 /**
  * The caller context of CLI queries: the workspace, the configured authorization, budgets. `--root` directories
@@ -49,21 +49,19 @@ export function cliCaller(ctx: CliContext): CallerContext {
 	};
 }
 
+/** A query against the index: its database, the caller and the coverage to report. */
+type IndexQuery<T> = (db: QueryDb, caller: CallerContext, coverage: Coverage) => T;
+
 /**
  * Run `fn` against the index: caught up first unless `noSync`, closed afterwards. A damaged index (found by the
  * query or the catch-up) is moved aside, rebuilt from the files, and asked again, once.
  */
-export async function withIndex<T>(
-	ctx: CliContext,
-	noSync: boolean,
-	hooks: CommandHooks,
-	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
-): Promise<T> {
+export async function withIndex<T>(ctx: CliContext, noSync: boolean, hooks: CommandHooks, fn: IndexQuery<T>) {
 	if (noSync) {
 		try {
 			return await answerAsIs(ctx, fn);
 		} catch (err) {
-			if (!isStoreDamage(err)) throw err;
+			if (!isIndexDamage(err)) throw err;
 			hooks.progress.note("the index is damaged: moving it aside and rebuilding it from the session files…");
 		}
 	}
@@ -71,21 +69,17 @@ export async function withIndex<T>(
 }
 
 /** `--no-sync`: the index as it is, opened read-only. */
-async function answerAsIs<T>(ctx: CliContext, fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T) {
-	const store = await openExistingStore(ctx.indexDir);
+async function answerAsIs<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<T> {
+	const snapshot = await existingIndex(ctx.indexDir);
 	try {
-		return fn(store.db, cliCaller(ctx), coverageWithLocks(store, await lockStates(ctx.indexDir)));
+		return fn(snapshot.db, cliCaller(ctx), await snapshot.coverage());
 	} finally {
-		store.close();
+		snapshot.close();
 	}
 }
 
-async function answerCaughtUp<T>(
-	ctx: CliContext,
-	hooks: CommandHooks,
-	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
-): Promise<T> {
-	const manager = await openManager(ctx);
+async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: IndexQuery<T>): Promise<T> {
+	const { manager } = await openIndex(ctx);
 	const stop = () => void manager.close();
 	hooks.signal.addEventListener("abort", stop, { once: true });
 	const catchUp = async () => {

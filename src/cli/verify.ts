@@ -2,10 +2,9 @@
  * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes, every
  * line's xxHash64, every header field and the session name) and list every difference; exit 1 when there is one. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
  */
-import { initFingerprints } from "../ingest/fingerprint.js";
-import { type VerifyReport, verifyIndex } from "../ingest/verify.js";
+import type { VerifyReport } from "../index-admin.js";
 import type { CliContext } from "./context.js";
-import { openExistingStore } from "./status.js";
+import { existingIndex } from "./status.js";
 
 /** What `verify` reports (`--json` prints exactly this). */
 export interface VerifyCommandReport extends VerifyReport {
@@ -17,23 +16,13 @@ export interface VerifyCommandReport extends VerifyReport {
 	limited: boolean;
 }
 
-/** The bound verifyIndex puts on its list. */
-const DIFFERENCE_LIMIT = 1_000;
-
 export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
-	await initFingerprints();
-	const store = await openExistingStore(ctx.indexDir);
+	const snapshot = await existingIndex(ctx.indexDir);
 	try {
-		const report = verifyIndex(store.db, ctx.roots, ctx.extraFiles);
-		return {
-			indexDir: ctx.indexDir,
-			generation: store.generation,
-			...report,
-			ok: report.differences.length === 0,
-			limited: report.differences.length >= DIFFERENCE_LIMIT,
-		};
+		const report = await snapshot.verify(ctx.roots, ctx.extraFiles);
+		return { indexDir: ctx.indexDir, generation: snapshot.generation, ...report, ok: report.differences.length === 0 };
 	} finally {
-		store.close();
+		snapshot.close();
 	}
 }
 
