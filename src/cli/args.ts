@@ -188,8 +188,16 @@ function isCommand(name: string): name is CommandName {
 	return Object.hasOwn(COMMANDS, name);
 }
 
-/** Parse `argv` (without node and the script). Throws UsageError with one clear line. */
-export function parseCommandLine(argv: string[]): CommandLine {
+/** An option as typed on the line. */
+interface SeenOption {
+	name: string;
+	raw: string;
+	value?: string;
+	inline: boolean;
+}
+
+/** Every token of `argv`: positionals, and options checked against the known ones (names and values). */
+function scanTokens(argv: string[]): { positionals: string[]; seen: SeenOption[] } {
 	const all = new Map<string, OptionSpec>(Object.entries(GLOBAL_OPTIONS));
 	for (const spec of Object.values(COMMANDS)) for (const [n, o] of Object.entries(spec.options)) all.set(n, o);
 	const parseOptions = Object.fromEntries(
@@ -209,7 +217,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		tokens: true,
 	});
 	const positionals: string[] = [];
-	const seen: Array<{ name: string; raw: string; value?: string; inline: boolean }> = [];
+	const seen: SeenOption[] = [];
 	for (const t of tokens) {
 		if (t.kind === "positional") positionals.push(t.value);
 		else if (t.kind === "option") {
@@ -228,7 +236,12 @@ export function parseCommandLine(argv: string[]): CommandLine {
 			seen.push({ name: t.name, raw: t.rawName, value: t.value, inline: t.inlineValue ?? false });
 		}
 	}
+	return { positionals, seen };
+}
 
+/** Parse `argv` (without node and the script). Throws UsageError with one clear line. */
+export function parseCommandLine(argv: string[]): CommandLine {
+	const { positionals, seen } = scanTokens(argv);
 	const globals: GlobalOptions = { roots: [], all: false, json: false, debug: false, help: false, version: false };
 	const options: OptionValues = {};
 	const first = positionals.shift();
