@@ -26,6 +26,7 @@ import {
 	traceEvent,
 } from "../query/index.js";
 import { parseFilters, SEARCH_FILTERS } from "../query/search/filters.js";
+import { didYouMean } from "../text/did-you-mean.js";
 import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
 import { interruptedError, UsageError } from "./errors.js";
@@ -148,6 +149,9 @@ export function filterRequest(o: OptionValues, cwd: string): Partial<EventSearch
 	return req as Partial<EventSearchRequest>;
 }
 
+/** Values of `read --order`. */
+const READ_ORDERS = ["branch", "append"] as const;
+
 /** The read request the arguments and flags describe. */
 export function readRequest(positionals: string[], o: OptionValues): EventReadRequest {
 	const [sessionId = "", entryId = ""] = positionals;
@@ -172,7 +176,12 @@ export function readRequest(positionals: string[], o: OptionValues): EventReadRe
 	const order = stringOption(o, "order");
 	if (order !== undefined) {
 		if (order !== "branch" && order !== "append") {
-			throw new UsageError(`option --order must be branch or append, got "${order}"`, "invalid_value", "--order");
+			const hint = didYouMean(order, READ_ORDERS);
+			throw new UsageError(
+				`option --order must be branch or append, got "${order}"${hint}`,
+				"invalid_value",
+				"--order",
+			);
 		}
 		req.order = order;
 	}

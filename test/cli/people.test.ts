@@ -144,6 +144,7 @@ describe("enum flags", () => {
 			],
 		];
 		for (const [flags, pattern] of cases) expectUsage(await run("search", "x", ...flags, ...none), pattern);
+		expectUsage(await run("read", RICH, "84051c10", "--order", "apend", ...none), /got "apend"; did you mean append\?/);
 		expect((await hits("kaboom", "--kind", "user_text", "--role", "user")).length).toBe(1);
 	});
 });
