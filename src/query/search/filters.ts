@@ -242,8 +242,8 @@ const timeFilter: SearchFilter<TimeRange> = {
 	promptName: "time range",
 	// --since/--until say the same as --from/--to and read better with an age (--since 7d).
 	flags: [
-		{ flag: "from", value: "TIME", help: "events at or after this time (ISO, or an age such as 7d)", key: "from" },
-		{ flag: "to", value: "TIME", help: "events at or before this time (ISO, or an age such as 2w)", key: "to" },
+		{ flag: "from", value: "TIME", help: "from this time on (ISO, or an age such as 7d)", key: "from" },
+		{ flag: "to", value: "TIME", help: "up to this time (ISO, or an age such as 2w)", key: "to" },
 		{ flag: "since", value: "TIME", help: "the same as --from", key: "from" },
 		{ flag: "until", value: "TIME", help: "the same as --to", key: "to" },
 	],
