@@ -159,6 +159,13 @@ export function readRequest(positionals: string[], o: OptionValues): EventReadRe
 	const fragment = stringOption(o, "fragment");
 	// A bare ordinal is short for ENTRY#N.
 	if (fragment !== undefined) req.matchingFragmentId = /^\d+$/.test(fragment) ? `${entryId}#${fragment}` : fragment;
+	if (req.matchingFragmentId !== undefined && !req.matchingFragmentId.startsWith(`${entryId}#`)) {
+		throw new UsageError(
+			`option --fragment must name a fragment of entry ${entryId} (${entryId}#N, or just N), got "${fragment}"`,
+			"invalid_value",
+			"--fragment",
+		);
+	}
 	const offset = intOption(o, "offset");
 	if (offset !== undefined) {
 		if (fragment === undefined)

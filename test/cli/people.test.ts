@@ -145,6 +145,10 @@ describe("enum flags", () => {
 		];
 		for (const [flags, pattern] of cases) expectUsage(await run("search", "x", ...flags, ...none), pattern);
 		expectUsage(await run("read", RICH, "84051c10", "--order", "apend", ...none), /got "apend"; did you mean append\?/);
+		expectUsage(
+			await run("read", RICH, "84051c10", "--fragment", "ca92c2d6#0", ...none),
+			/option --fragment must name a fragment of entry 84051c10 \(84051c10#N, or just N\), got "ca92c2d6#0"/,
+		);
 		expect((await hits("kaboom", "--kind", "user_text", "--role", "user")).length).toBe(1);
 	});
 });
