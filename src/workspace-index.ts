@@ -10,6 +10,10 @@ import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
 import type { CallerContext } from "./query/caller.js";
 
+export { IndexDirError } from "./config/index-dir.js";
+export type { DiscoveryRoot } from "./ingest/discover.js";
+export { IndexManager, IndexUnavailableError } from "./ingest/index-manager.js";
+
 export interface WorkspaceIndexOptions {
 	cwd: string;
 	/** Pi's agent dir (default: `$PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
@@ -65,7 +69,22 @@ export function discoveryFor(
 	return { roots, extraFiles, workspaceDirs };
 }
 
-export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<WorkspaceIndex> {
+/** What opening the index for a workspace starts from: the agent dir, configuration and discovery roots. */
+export interface WorkspaceSetup {
+	agentDir: string;
+	config: ResolvedConfig;
+	/** Configuration problems (each names the file and key); defaults were used for those keys. */
+	problems: string[];
+	roots: DiscoveryRoot[];
+	extraFiles: string[];
+	/** Directories holding the workspace's own sessions (catch-up does them first). */
+	workspaceDirs: string[];
+	/** The current session file, absolute. */
+	sessionFile?: string;
+}
+
+/** Resolve the agent dir, configuration and roots of `opts` (reads config files; opens nothing). */
+export function resolveWorkspace(opts: WorkspaceIndexOptions): WorkspaceSetup {
 	const env = opts.env ?? process.env;
 	const agentDir = opts.agentDir ? resolve(opts.agentDir) : resolveAgentDir(env);
 	const loaded: LoadConfigResult = loadConfig({ cwd: opts.cwd, agentDir, env });
@@ -76,6 +95,23 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		config,
 		opts.extraRoots ?? [],
 	);
+	return {
+		agentDir,
+		config,
+		problems: loaded.problems,
+		roots,
+		extraFiles,
+		workspaceDirs,
+		...(sessionFile ? { sessionFile } : {}),
+	};
+}
+
+/**
+ * Open the shared index for a workspace (the extension and the CLI both come here). Throws IndexDirError when the
+ * index dir cannot hold an index and IndexUnavailableError when the store cannot be opened at all.
+ */
+export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<WorkspaceIndex> {
+	const { agentDir, config, problems, roots, extraFiles, workspaceDirs, sessionFile } = resolveWorkspace(opts);
 	// Fails at once (IndexDirError) on a path that cannot hold an index, before any store code touches it.
 	requireIndexDir(config.indexDir);
 	const manager = await IndexManager.open({
@@ -88,7 +124,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 	return {
 		manager,
 		config,
-		problems: loaded.problems,
+		problems,
 		agentDir,
 		roots,
 		extraFiles,

@@ -3,9 +3,11 @@
  * global options, which are accepted anywhere on the line. Pure: bad input becomes a UsageError naming the problem.
  */
 import { parseArgs } from "node:util";
+import { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../query/budgets.js";
 import { SEARCH_FILTERS } from "../query/search/filters.js";
+import { SESSION_FILTER_FIELDS, SESSION_LIST_LIMIT } from "../query/sessions.js";
+import { didYouMean } from "../text/did-you-mean.js";
 import { UsageError } from "./errors.js";
-import { didYouMean } from "./suggest.js";
 
 /** How an option takes its value. `strings` is repeatable and collects a list. */
 export type OptionKind = "string" | "strings" | "boolean";
@@ -19,7 +21,7 @@ export interface OptionSpec {
 }
 
 /** The program's commands. */
-export type CommandName = "reindex" | "status" | "verify" | "search" | "read" | "trace" | "help";
+export type CommandName = "reindex" | "status" | "verify" | "search" | "sessions" | "read" | "trace" | "help";
 
 /** One command: its positionals and the options only it accepts. */
 export interface CommandSpec {
@@ -49,12 +51,12 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
 	version: { kind: "boolean", help: "print the version" },
 };
 
-/** The search filter flags, derived from the filter declarations (src/query/search/filters.ts). */
-function searchFilterOptions(): Record<string, OptionSpec> {
+/** The flags of the search filters (all, or those in `fields`), derived from their declarations (filters.ts). */
+function searchFilterOptions(fields?: readonly string[]): Record<string, OptionSpec> {
 	const kind = (type: string): OptionKind =>
 		type === "strings" ? "strings" : type === "boolean" ? "boolean" : "string";
 	return Object.fromEntries(
-		SEARCH_FILTERS.flatMap((f) =>
+		SEARCH_FILTERS.filter((f) => fields === undefined || fields.includes(f.field)).flatMap((f) =>
 			f.flags.map((flag) => [
 				flag.flag,
 				{ kind: kind(f.shape.type), ...(flag.value ? { value: flag.value } : {}), help: flag.help },
@@ -62,6 +64,9 @@ function searchFilterOptions(): Record<string, OptionSpec> {
 		),
 	);
 }
+
+/** `--limit` of search: the searchLimit budget's bounds (the tools' own maximum). */
+export const SEARCH_LIMIT_BOUNDS = { max: BUDGET_BOUNDS.searchLimit[1], default: DEFAULT_BUDGETS.searchLimit };
 
 const SYNC_OPTION: OptionSpec = {
 	kind: "boolean",
@@ -104,6 +109,26 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
 		maxArgs: Number.POSITIVE_INFINITY,
 		options: {
 			...searchFilterOptions(),
+			limit: {
+				kind: "string",
+				value: "N",
+				help: `hits to show, 1 to ${SEARCH_LIMIT_BOUNDS.max} (default: the searchLimit budget, ${SEARCH_LIMIT_BOUNDS.default})`,
+			},
+			"no-sync": SYNC_OPTION,
+		},
+	},
+	sessions: {
+		summary: "list the sessions this workspace may read, newest activity first",
+		args: "",
+		minArgs: 0,
+		maxArgs: 0,
+		options: {
+			...searchFilterOptions(SESSION_FILTER_FIELDS),
+			limit: {
+				kind: "string",
+				value: "N",
+				help: `sessions to show, 1 to ${SESSION_LIST_LIMIT.max} (default ${SESSION_LIST_LIMIT.default})`,
+			},
 			"no-sync": SYNC_OPTION,
 		},
 	},
@@ -163,8 +188,16 @@ function isCommand(name: string): name is CommandName {
 	return Object.hasOwn(COMMANDS, name);
 }
 
-/** Parse `argv` (without node and the script). Throws UsageError with one clear line. */
-export function parseCommandLine(argv: string[]): CommandLine {
+/** An option as typed on the line. */
+interface SeenOption {
+	name: string;
+	raw: string;
+	value?: string;
+	inline: boolean;
+}
+
+/** Every token of `argv`: positionals, and options checked against the known ones (names and values). */
+function scanTokens(argv: string[]): { positionals: string[]; seen: SeenOption[] } {
 	const all = new Map<string, OptionSpec>(Object.entries(GLOBAL_OPTIONS));
 	for (const spec of Object.values(COMMANDS)) for (const [n, o] of Object.entries(spec.options)) all.set(n, o);
 	const parseOptions = Object.fromEntries(
@@ -184,22 +217,31 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		tokens: true,
 	});
 	const positionals: string[] = [];
-	const seen: Array<{ name: string; raw: string; value?: string; inline: boolean }> = [];
+	const seen: SeenOption[] = [];
 	for (const t of tokens) {
 		if (t.kind === "positional") positionals.push(t.value);
 		else if (t.kind === "option") {
 			const spec = all.get(t.name);
-			if (!spec) throw new UsageError(unknownOption(t.rawName, [...all.keys()]));
+			if (!spec) throw new UsageError(unknownOption(t.rawName, [...all.keys()]), "unknown_option", t.rawName);
 			if (spec.kind === "boolean" && t.value !== undefined) {
-				throw new UsageError(`option ${t.rawName} takes no value`);
+				throw new UsageError(`option ${t.rawName} takes no value`, "unexpected_value", t.rawName);
 			}
 			if (spec.kind !== "boolean" && (t.value === undefined || (!t.inlineValue && t.value.startsWith("--")))) {
-				throw new UsageError(`option ${t.rawName} needs a value (${t.rawName} ${spec.value ?? "VALUE"})`);
+				throw new UsageError(
+					`option ${t.rawName} needs a value (${t.rawName} ${spec.value ?? "VALUE"})`,
+					"missing_value",
+					t.rawName,
+				);
 			}
 			seen.push({ name: t.name, raw: t.rawName, value: t.value, inline: t.inlineValue ?? false });
 		}
 	}
+	return { positionals, seen };
+}
 
+/** Parse `argv` (without node and the script). Throws UsageError with one clear line. */
+export function parseCommandLine(argv: string[]): CommandLine {
+	const { positionals, seen } = scanTokens(argv);
 	const globals: GlobalOptions = { roots: [], all: false, json: false, debug: false, help: false, version: false };
 	const options: OptionValues = {};
 	const first = positionals.shift();
@@ -208,6 +250,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		if (!isCommand(first))
 			throw new UsageError(
 				`unknown command "${first}"${didYouMean(first, Object.keys(COMMANDS))}; commands: ${Object.keys(COMMANDS).join(", ")}`,
+				"unknown_command",
+				"COMMAND",
 			);
 		command = first;
 	}
@@ -221,17 +265,21 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		if (!Object.hasOwn(own, o.name)) {
 			throw new UsageError(
 				command ? `option ${o.raw} does not apply to ${command}` : `option ${o.raw} needs a command before it`,
+				command ? "option_not_applicable" : "missing_command",
+				o.raw,
 			);
 		}
 		const spec = own[o.name] as OptionSpec;
 		if (spec.kind === "boolean") options[o.name] = true;
 		else if (spec.kind === "strings")
 			options[o.name] = [...((options[o.name] as string[] | undefined) ?? []), o.value ?? ""];
-		else if (options[o.name] !== undefined) throw new UsageError(`option ${o.raw} given twice`);
+		else if (options[o.name] !== undefined)
+			throw new UsageError(`option ${o.raw} given twice`, "duplicate_option", o.raw);
 		else options[o.name] = o.value;
 	}
 	if (command === undefined) {
-		if (!globals.help && !globals.version) throw new UsageError("missing command; run pi-event-index help");
+		if (!globals.help && !globals.version)
+			throw new UsageError("missing command; run pi-event-index help", "missing_command");
 		return { positionals, options, globals };
 	}
 	if (!globals.help) {
@@ -239,7 +287,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		if (positionals.length < spec.minArgs || positionals.length > spec.maxArgs) {
 			const usage = `pi-event-index ${command}${spec.args ? ` ${spec.args}` : ""}`;
 			const got = positionals.length === 0 ? "none" : positionals.map((p) => JSON.stringify(p)).join(" ");
-			throw new UsageError(`${command} takes ${describeCount(spec)} (usage: ${usage}); got ${got}`);
+			throw new UsageError(`${command} takes ${describeCount(spec)} (usage: ${usage}); got ${got}`, "wrong_arguments");
 		}
 	}
 	return { command, positionals, options, globals };
@@ -300,13 +348,20 @@ export function flagOption(options: OptionValues, name: string): boolean {
 	return options[name] === true;
 }
 
-/** A non-negative (or, with `positive`, ≥ 1) integer option; a clear UsageError otherwise. */
-export function intOption(options: OptionValues, name: string, positive = false): number | undefined {
+/** A non-negative (or, with `positive`, ≥ 1) integer option, at most `max`; a clear UsageError otherwise. */
+export function intOption(options: OptionValues, name: string, positive = false, max?: number): number | undefined {
 	const v = stringOption(options, name);
 	if (v === undefined) return undefined;
 	const min = positive ? 1 : 0;
+	if (max !== undefined && /^\d+$/.test(v.trim()) && Number(v) > max) {
+		throw new UsageError(`option --${name} must be at most ${max}, got "${v}"`, "invalid_value", `--${name}`);
+	}
 	if (!/^\d+$/.test(v.trim()) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
-		throw new UsageError(`option --${name} must be ${positive ? "a positive" : "a non-negative"} integer, got "${v}"`);
+		throw new UsageError(
+			`option --${name} must be ${positive ? "a positive" : "a non-negative"} integer, got "${v}"`,
+			"invalid_value",
+			`--${name}`,
+		);
 	}
 	return Number(v);
 }

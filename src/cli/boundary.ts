@@ -28,6 +28,7 @@ export async function runAsProcess(program: (io: CliIO) => Promise<number>): Pro
 		stdout: (t) => process.stdout.write(t),
 		stderr: (t) => process.stderr.write(t),
 		stderrIsTTY: process.stderr.isTTY === true,
+		stdoutIsTTY: process.stdout.isTTY === true,
 		columns: () => process.stderr.columns || 80,
 		env: process.env,
 		cwd: process.cwd(),

@@ -1,16 +1,15 @@
 /**
  * Resolves the global options into what every command needs: Pi's agent dir (which must exist), the merged
- * configuration, the index directory, the discovery roots, and the workspace used for authorization. Reads files,
- * opens nothing.
+ * configuration, the index directory, the discovery roots, and the workspace used for authorization, by the same
+ * rules the extension uses (workspace-index.ts). Reads files, opens nothing.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadConfig, type ResolvedConfig } from "../config/config.js";
+import type { ResolvedConfig } from "../config/config.js";
 import { ENV_AGENT_DIR, type Env, resolveAgentDir } from "../config/pi-paths.js";
-import type { DiscoveryRoot } from "../ingest/discover.js";
-import { discoveryFor } from "../workspace-index.js";
+import { type DiscoveryRoot, resolveWorkspace, type WorkspaceIndexOptions } from "../workspace-index.js";
 import type { GlobalOptions } from "./args.js";
-import { CliError } from "./errors.js";
+import { CliError, EXIT } from "./errors.js";
 
 /** Everything a command knows about where things are. */
 export interface CliContext {
@@ -29,6 +28,8 @@ export interface CliContext {
 	extraFiles: string[];
 	workspaceDirs: string[];
 	env: Env;
+	/** How openWorkspaceIndex opens this index (catch-up in this thread, so progress is ours to show). */
+	open: WorkspaceIndexOptions;
 }
 
 /** The process facts the context depends on. */
@@ -54,26 +55,36 @@ export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): Cli
 			globals.agentDir !== undefined ? "--agent-dir" : env[ENV_AGENT_DIR] ? `$${ENV_AGENT_DIR}` : "the default";
 		throw new CliError(
 			`Pi agent dir ${agentDir} (from ${from}) does not exist or is not a directory; pass --agent-dir DIR or set ${ENV_AGENT_DIR}`,
+			"agent_dir_missing",
+			EXIT.failure,
+			"--agent-dir",
 		);
 	}
 	const extraRoots = globals.roots.map((r) => resolve(facts.cwd, r));
-	for (const r of extraRoots) if (!isDirectory(r)) throw new CliError(`--root ${r} is not a directory`);
+	for (const r of extraRoots)
+		if (!isDirectory(r)) throw new CliError(`--root ${r} is not a directory`, "root_missing", EXIT.failure, "--root");
 	const workspace = resolve(facts.cwd, globals.workspace ?? facts.cwd);
-	const loaded = loadConfig({ cwd: workspace, agentDir, env });
-	const indexDir = globals.indexDir !== undefined ? resolve(facts.cwd, globals.indexDir) : loaded.config.indexDir;
-	const config: ResolvedConfig = { ...loaded.config, indexDir };
-	const { roots, extraFiles, workspaceDirs } = discoveryFor({ cwd: workspace, agentDir, env }, config, extraRoots);
+	const open: WorkspaceIndexOptions = {
+		cwd: workspace,
+		agentDir,
+		env,
+		extraRoots,
+		useWorker: false,
+		...(globals.indexDir !== undefined ? { indexDir: resolve(facts.cwd, globals.indexDir) } : {}),
+	};
+	const setup = resolveWorkspace(open);
 	return {
 		agentDir,
-		indexDir,
+		indexDir: setup.config.indexDir,
 		workspace,
 		all: globals.all,
 		extraRoots,
-		config,
-		problems: loaded.problems,
-		roots,
-		extraFiles,
-		workspaceDirs,
+		config: setup.config,
+		problems: setup.problems,
+		roots: setup.roots,
+		extraFiles: setup.extraFiles,
+		workspaceDirs: setup.workspaceDirs,
 		env,
+		open,
 	};
 }

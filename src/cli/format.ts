@@ -6,12 +6,15 @@ import type {
 	Coverage,
 	EventMetadata,
 	EventReadResult,
+	EventSearchHit,
 	EventSearchResult,
 	EventTrace,
 	TextPreview,
 	TraceEdge,
 	TraceNode,
 } from "../contract.js";
+import type { SessionList } from "../query/index.js";
+import { highlightTerms, PLAIN, type Style } from "./colour.js";
 
 /** `1.5 MB`, `812 B`. */
 export function formatBytes(n: number): string {
@@ -69,41 +72,127 @@ function who(e: { role?: string; toolName?: string; entryType: string }): string
 	return [e.entryType, e.role, e.toolName].filter(Boolean).join(" ");
 }
 
-/** Search hits, each with the ids a `read` needs, then coverage. */
-export function formatSearch(query: string, r: EventSearchResult): string {
-	const out: string[] = [];
-	if (r.hits.length === 0) out.push(`no hits for ${JSON.stringify(query)}`);
-	else if (r.relaxed && r.tiers)
-		out.push(
-			r.tiers.allTerms === 0
-				? `no hit contains every term of ${JSON.stringify(query)}; ${r.tiers.someTerms} match some of them`
-				: `${r.tiers.allTerms} hit${r.tiers.allTerms === 1 ? "" : "s"} for ${JSON.stringify(query)}, then ${r.tiers.someTerms} matching only some terms`,
-		);
-	else
-		out.push(
-			`${r.hits.length}${r.truncated ? "+" : ""} hit${r.hits.length === 1 ? "" : "s"} for ${JSON.stringify(query)}`,
-		);
+/** `text` quoted for a POSIX shell when it needs it. */
+export function shellQuote(text: string): string {
+	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How a person opens a session in Pi: from its cwd, so Pi finds it among that project's sessions. */
+export function openInPi(sessionId: string, cwd: string): string {
+	return `cd ${shellQuote(cwd)} && pi --session ${sessionId}`;
+}
+
+/** Hits the same search has in workspaces the caller did not ask for (a hint to widen). */
+export interface OtherWorkspaceHits {
+	hits: number;
+	/** More than `hits` exist. */
+	more: boolean;
+	/** The cwds of those hits, most hits first. */
+	cwds: string[];
+}
+
+/** What the human view of a search shows besides the result: session files and hits elsewhere. */
+export interface SearchExtras {
+	/** Session file by session id (people only: never in --json, which is the tool's structure). */
+	files: ReadonlyMap<string, string>;
+	elsewhere?: OtherWorkspaceHits;
+	workspace: string;
+}
+
+function searchHeading(query: string, r: EventSearchResult): string {
+	const q = JSON.stringify(query);
+	if (r.hits.length === 0) return `no hits for ${q}`;
+	if (r.relaxed && r.tiers)
+		return r.tiers.allTerms === 0
+			? `no hit contains every term of ${q}; ${r.tiers.someTerms} match some of them`
+			: `${r.tiers.allTerms} hit${r.tiers.allTerms === 1 ? "" : "s"} for ${q}, then ${r.tiers.someTerms} matching only some terms`;
+	return `${r.hits.length}${r.truncated ? "+" : ""} hit${r.hits.length === 1 ? "" : "s"} for ${q}`;
+}
+
+/** The words of a query, for highlighting (identifiers split as the index splits them). */
+export function queryWords(query: string): string[] {
+	return query.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+}
+
+function hitLines(h: EventSearchHit, i: number, query: string, extras: SearchExtras, st: Style): string[] {
+	const flags = [h.isError ? st.red("ERROR") : "", st.dim(`${h.branchState}/${h.selectionState}`)]
+		.filter(Boolean)
+		.join(" ");
+	const out = [
+		`${st.bold(`${i + 1}.`)} ${st.cyan(h.sessionId)} ${st.cyan(h.entryId)}  ${who(h)}  ${st.dim(h.timestamp)}  ${flags}`,
+	];
+	const more = h.matchingFragmentCount > 1 ? ` (+${h.matchingFragmentCount - 1} more matching)` : "";
+	const name = h.sessionName ? `  "${h.sessionName}"` : "";
+	out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
+	out.push(`   ${highlightTerms(oneLine(h.snippet, 200), h.matchedTerms ?? queryWords(query), st)}`);
+	if (h.missingTerms) out.push(`   missing: ${h.missingTerms.join(", ")}`);
+	if (h.forkCopies) out.push(`   also in forks: ${h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", ")}`);
+	out.push(st.dim(`   open in Pi: ${openInPi(h.sessionId, h.cwd)}`));
+	const file = extras.files.get(h.sessionId);
+	if (file !== undefined) out.push(st.dim(`   file: ${file}`));
+	return out;
+}
+
+/** "No hits here, N in other workspaces" with the two ways to widen. */
+function elsewhereLines(e: OtherWorkspaceHits, workspace: string): string[] {
+	const shown = e.cwds.slice(0, 3);
+	const rest = e.cwds.length - shown.length;
+	return [
+		"",
+		`no hits in this workspace (${workspace}), but ${e.hits}${e.more ? "+" : ""} in other workspaces: ${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`,
+		`widen the search: --workspace ${shellQuote(shown[0] ?? "DIR")} (that workspace) or --all (every workspace)`,
+	];
+}
+
+/** Search hits, each with the ids a `read` needs and how to open it in Pi, then coverage. */
+export function formatSearch(
+	query: string,
+	r: EventSearchResult,
+	extras: SearchExtras = { files: new Map(), workspace: "" },
+	st: Style = PLAIN,
+): string {
+	const out: string[] = [searchHeading(query, r)];
 	r.hits.forEach((h, i) => {
-		out.push("");
-		const flags = [h.isError ? "ERROR" : "", `${h.branchState}/${h.selectionState}`].filter(Boolean).join(" ");
-		out.push(`${i + 1}. ${h.sessionId} ${h.entryId}  ${who(h)}  ${h.timestamp}  ${flags}`);
-		const more = h.matchingFragmentCount > 1 ? ` (+${h.matchingFragmentCount - 1} more matching)` : "";
-		const name = h.sessionName ? `  "${h.sessionName}"` : "";
-		out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
-		out.push(`   ${oneLine(h.snippet, 200)}`);
-		if (h.missingTerms) out.push(`   missing: ${h.missingTerms.join(", ")}`);
-		if (h.forkCopies)
-			out.push(`   also in forks: ${h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", ")}`);
+		out.push("", ...hitLines(h, i, query, extras, st));
 	});
+	if (r.hits.length === 0 && extras.elsewhere && extras.elsewhere.hits > 0) {
+		out.push(...elsewhereLines(extras.elsewhere, extras.workspace));
+	}
 	if (r.rankedMatchCap)
 		out.push("", `very broad query: only the ${r.rankedMatchCap} most recently indexed matches were ranked`);
-	else if (r.truncated) out.push("", `more than ${r.limit} hits: narrow the query or add filters`);
+	else if (r.truncated) out.push("", `more than ${r.limit} hits: narrow the query, add filters or raise --limit`);
 	const top = r.hits[0];
 	if (top)
 		out.push(
 			"",
 			`read the top hit: pi-event-index read ${top.sessionId} ${top.entryId} --fragment ${top.matchingFragmentId}`,
 		);
+	out.push(coverageLine(r.coverage));
+	return out.join("\n");
+}
+
+/** The session list: newest activity first, each with how to open it. */
+export function formatSessions(
+	r: SessionList,
+	files: ReadonlyMap<string, string> = new Map(),
+	st: Style = PLAIN,
+): string {
+	const n = r.sessions.length;
+	const out = [
+		n === 0 ? "no sessions" : `${n}${r.truncated ? "+" : ""} session${n === 1 ? "" : "s"}, newest activity first`,
+	];
+	for (const s of r.sessions) {
+		const name = s.sessionName ? `  "${s.sessionName}"` : "";
+		out.push("", `${st.cyan(s.sessionId)}${st.bold(name)}`);
+		out.push(`   cwd ${s.cwd}  ${s.eventCount} events`);
+		out.push(st.dim(`   started ${s.startedAt}  last activity ${s.lastActivityAt}`));
+		if (s.forkParent) out.push(`   forked from ${st.cyan(s.forkParent.sessionId)}`);
+		out.push(st.dim(`   open in Pi: ${openInPi(s.sessionId, s.cwd)}`));
+		const file = files.get(s.sessionId);
+		if (file !== undefined) out.push(st.dim(`   file: ${file}`));
+	}
+	if (r.truncated)
+		out.push("", `more than ${r.limit} sessions: narrow with --since/--until or --cwd, or raise --limit`);
 	out.push(coverageLine(r.coverage));
 	return out.join("\n");
 }

@@ -2,7 +2,7 @@
  * Progress of a catch-up or rebuild: a redrawn bar with rate and ETA on a terminal, a quiet line every few seconds
  * otherwise (logs and pipes), nothing at all when asked to be silent. Written to stderr so stdout stays the result.
  */
-import type { CatchUpProgress } from "../ingest/catch-up.js";
+import type { CatchUpProgress } from "../index-admin.js";
 import { formatBytes, formatDuration } from "./format.js";
 
 /** Where progress goes. */

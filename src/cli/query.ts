@@ -12,21 +12,27 @@ import type {
 	EventSearchResult,
 	EventTrace,
 } from "../contract.js";
+import { isIndexDamage } from "../index-admin.js";
 import {
 	type CallerContext,
 	type EventTraceRequest,
+	listSessions,
 	type QueryDb,
 	readEvent,
+	SESSION_LIST_LIMIT,
+	type SessionListRequest,
 	searchEvents,
+	sessionFiles,
 	traceEvent,
 } from "../query/index.js";
-import { SEARCH_FILTERS } from "../query/search/filters.js";
-import { isStoreDamage } from "../store/db.js";
+import { parseFilters, SEARCH_FILTERS } from "../query/search/filters.js";
+import { didYouMean } from "../text/did-you-mean.js";
 import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
-import { CliError, EXIT, UsageError } from "./errors.js";
-import { type CommandHooks, openManager } from "./reindex.js";
-import { coverageWithLocks, lockStates, openExistingStore } from "./status.js";
+import { interruptedError, UsageError } from "./errors.js";
+import type { OtherWorkspaceHits, SearchExtras } from "./format.js";
+import { type CommandHooks, openIndex } from "./reindex.js";
+import { existingIndex } from "./status.js";
 
 /**
  * The caller context of CLI queries: the workspace, the configured authorization, budgets. `--root` directories
@@ -44,21 +50,19 @@ export function cliCaller(ctx: CliContext): CallerContext {
 	};
 }
 
+/** A query against the index: its database, the caller and the coverage to report. */
+type IndexQuery<T> = (db: QueryDb, caller: CallerContext, coverage: Coverage) => T;
+
 /**
  * Run `fn` against the index: caught up first unless `noSync`, closed afterwards. A damaged index (found by the
  * query or the catch-up) is moved aside, rebuilt from the files, and asked again, once.
  */
-export async function withIndex<T>(
-	ctx: CliContext,
-	noSync: boolean,
-	hooks: CommandHooks,
-	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
-): Promise<T> {
+export async function withIndex<T>(ctx: CliContext, noSync: boolean, hooks: CommandHooks, fn: IndexQuery<T>) {
 	if (noSync) {
 		try {
 			return await answerAsIs(ctx, fn);
 		} catch (err) {
-			if (!isStoreDamage(err)) throw err;
+			if (!isIndexDamage(err)) throw err;
 			hooks.progress.note("the index is damaged: moving it aside and rebuilding it from the session files…");
 		}
 	}
@@ -66,21 +70,17 @@ export async function withIndex<T>(
 }
 
 /** `--no-sync`: the index as it is, opened read-only. */
-async function answerAsIs<T>(ctx: CliContext, fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T) {
-	const store = await openExistingStore(ctx.indexDir);
+async function answerAsIs<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<T> {
+	const snapshot = await existingIndex(ctx.indexDir);
 	try {
-		return fn(store.db, cliCaller(ctx), coverageWithLocks(store, await lockStates(ctx.indexDir)));
+		return fn(snapshot.db, cliCaller(ctx), await snapshot.coverage());
 	} finally {
-		store.close();
+		snapshot.close();
 	}
 }
 
-async function answerCaughtUp<T>(
-	ctx: CliContext,
-	hooks: CommandHooks,
-	fn: (db: QueryDb, caller: CallerContext, coverage: Coverage) => T,
-): Promise<T> {
-	const manager = await openManager(ctx);
+async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: IndexQuery<T>): Promise<T> {
+	const { manager } = await openIndex(ctx);
 	const stop = () => void manager.close();
 	hooks.signal.addEventListener("abort", stop, { once: true });
 	const catchUp = async () => {
@@ -88,7 +88,7 @@ async function answerCaughtUp<T>(
 		const outcome = await manager.startCatchUp();
 		unsubscribe();
 		hooks.progress.end();
-		if (hooks.signal.aborted) throw new CliError("interrupted", EXIT.interrupted);
+		if (hooks.signal.aborted) throw interruptedError("interrupted");
 		// A failed or skipped catch-up still leaves a usable index; coverage tells how complete it is.
 		const coverage = await manager.coverage();
 		if (outcome.kind === "failed") coverage.note = `${coverage.note} (catch-up failed: ${outcome.error})`;
@@ -109,9 +109,20 @@ async function answerCaughtUp<T>(
 	}
 }
 
-/** The search request the flags describe (one flag set per declared filter, src/query/search/filters.ts). */
+/**
+ * The search request the flags describe (one flag set per declared filter, src/query/search/filters.ts), validated
+ * here by the filters' own rules, so a bad value fails at once (before any catch-up) exactly as the tool would.
+ */
 export function searchRequest(positionals: string[], o: OptionValues, cwd: string): EventSearchRequest {
-	const req: Record<string, unknown> = { query: positionals.join(" ") };
+	const req = { query: positionals.join(" "), ...filterRequest(o, cwd) } as EventSearchRequest;
+	parseFilters(req);
+	return req;
+}
+
+/** The filter fields the flags set. */
+export function filterRequest(o: OptionValues, cwd: string): Partial<EventSearchRequest> {
+	const req: Record<string, unknown> = {};
+	const setBy = new Map<string, string>();
 	for (const filter of SEARCH_FILTERS) {
 		for (const flag of filter.flags) {
 			const raw = o[flag.flag];
@@ -119,11 +130,27 @@ export function searchRequest(positionals: string[], o: OptionValues, cwd: strin
 			// A path is relative to the shell's directory, as a user typing a path expects.
 			const value = filter.shape.type === "path" && typeof raw === "string" ? resolve(cwd, raw) : raw;
 			if (flag.key === undefined) req[filter.field] = value;
-			else if (value !== "") req[filter.field] = { ...(req[filter.field] as object | undefined), [flag.key]: value };
+			else if (value !== "") {
+				// --from and --since set the same field: both at once is a mistake, not a silent override.
+				const field = `${filter.field}.${flag.key}`;
+				const earlier = setBy.get(field);
+				if (earlier !== undefined) {
+					throw new UsageError(
+						`options --${earlier} and --${flag.flag} set the same time`,
+						"duplicate_option",
+						`--${flag.flag}`,
+					);
+				}
+				setBy.set(field, flag.flag);
+				req[filter.field] = { ...(req[filter.field] as object | undefined), [flag.key]: value };
+			}
 		}
 	}
-	return req as unknown as EventSearchRequest;
+	return req as Partial<EventSearchRequest>;
 }
+
+/** Values of `read --order`. */
+const READ_ORDERS = ["branch", "append"] as const;
 
 /** The read request the arguments and flags describe. */
 export function readRequest(positionals: string[], o: OptionValues): EventReadRequest {
@@ -132,9 +159,21 @@ export function readRequest(positionals: string[], o: OptionValues): EventReadRe
 	const fragment = stringOption(o, "fragment");
 	// A bare ordinal is short for ENTRY#N.
 	if (fragment !== undefined) req.matchingFragmentId = /^\d+$/.test(fragment) ? `${entryId}#${fragment}` : fragment;
+	if (req.matchingFragmentId !== undefined && !req.matchingFragmentId.startsWith(`${entryId}#`)) {
+		throw new UsageError(
+			`option --fragment must name a fragment of entry ${entryId} (${entryId}#N, or just N), got "${fragment}"`,
+			"invalid_value",
+			"--fragment",
+		);
+	}
 	const offset = intOption(o, "offset");
 	if (offset !== undefined) {
-		if (fragment === undefined) throw new UsageError("option --offset needs --fragment ID (the fragment to window)");
+		if (fragment === undefined)
+			throw new UsageError(
+				"option --offset needs --fragment ID (the fragment to window)",
+				"missing_value",
+				"--fragment",
+			);
 		req.offset = offset;
 	}
 	const before = intOption(o, "before");
@@ -144,7 +183,12 @@ export function readRequest(positionals: string[], o: OptionValues): EventReadRe
 	const order = stringOption(o, "order");
 	if (order !== undefined) {
 		if (order !== "branch" && order !== "append") {
-			throw new UsageError(`option --order must be branch or append, got "${order}"`);
+			const hint = didYouMean(order, READ_ORDERS);
+			throw new UsageError(
+				`option --order must be branch or append, got "${order}"${hint}`,
+				"invalid_value",
+				"--order",
+			);
 		}
 		req.order = order;
 	}
@@ -160,10 +204,73 @@ export function traceRequest(positionals: string[], o: OptionValues): EventTrace
 	return req;
 }
 
-export function searchCommand(ctx: CliContext, req: EventSearchRequest, noSync: boolean, hooks: CommandHooks) {
-	return withIndex<EventSearchResult>(ctx, noSync, hooks, (db, caller, coverage) =>
-		searchEvents(db, req, caller, { coverage: () => coverage }),
-	);
+/** A search's result (the tool's structure, printed by --json) and what only people see. */
+export interface SearchOutcome {
+	result: EventSearchResult;
+	extras: SearchExtras;
+}
+
+/** `search`: the hits (at most `limit`, default the searchLimit budget), their files, and hits elsewhere if none. */
+export function searchCommand(
+	ctx: CliContext,
+	req: EventSearchRequest,
+	opts: { noSync: boolean; limit?: number },
+	hooks: CommandHooks,
+): Promise<SearchOutcome> {
+	return withIndex(ctx, opts.noSync, hooks, (db, caller, coverage) => {
+		const limited = opts.limit === undefined ? caller : withSearchLimit(caller, opts.limit);
+		const result = searchEvents(db, req, limited, { coverage: () => coverage });
+		const files = sessionFiles(
+			db,
+			result.hits.map((h) => h.sessionId),
+			limited,
+		);
+		const extras: SearchExtras = { files, workspace: ctx.workspace };
+		if (result.hits.length === 0 && !limited.authorization.allRoots) {
+			extras.elsewhere = otherWorkspaceHits(db, req, limited);
+		}
+		return { result, extras };
+	});
+}
+
+/** The same search over every workspace: how many hits, and in which cwds (most hits first). */
+function otherWorkspaceHits(db: QueryDb, req: EventSearchRequest, caller: CallerContext): OtherWorkspaceHits {
+	const everywhere = { ...caller, authorization: { ...caller.authorization, allRoots: true } };
+	const r = searchEvents(db, req, everywhere);
+	const byCwd = new Map<string, number>();
+	for (const h of r.hits) byCwd.set(h.cwd, (byCwd.get(h.cwd) ?? 0) + 1);
+	const cwds = [...byCwd].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).map(([cwd]) => cwd);
+	return { hits: r.hits.length, more: r.truncated, cwds };
+}
+
+function withSearchLimit(caller: CallerContext, limit: number): CallerContext {
+	return { ...caller, budgets: { ...caller.budgets, searchLimit: limit } };
+}
+
+/** The session-list request the flags describe (the search filters it shares, and --limit). */
+export function sessionsRequest(o: OptionValues, cwd: string): SessionListRequest {
+	const filters = filterRequest(o, cwd);
+	const req: SessionListRequest = {};
+	if (filters.cwd !== undefined) req.cwd = filters.cwd;
+	if (filters.time !== undefined) req.time = filters.time;
+	const limit = intOption(o, "limit", true, SESSION_LIST_LIMIT.max);
+	if (limit !== undefined) req.limit = limit;
+	// Validated by the filters' own rules before any catch-up.
+	parseFilters({ query: "", ...filters });
+	return req;
+}
+
+/** `sessions`: the authorized sessions, newest activity first, with their files (for people). */
+export function sessionsCommand(ctx: CliContext, req: SessionListRequest, noSync: boolean, hooks: CommandHooks) {
+	return withIndex(ctx, noSync, hooks, (db, caller, coverage) => {
+		const list = listSessions(db, req, caller, { coverage: () => coverage });
+		const files = sessionFiles(
+			db,
+			list.sessions.map((x) => x.sessionId),
+			caller,
+		);
+		return { list, files };
+	});
 }
 
 export function readCommand(ctx: CliContext, req: EventReadRequest, noSync: boolean, hooks: CommandHooks) {

@@ -7,18 +7,13 @@
  * `--no-wait` fails at once instead.
  */
 
-import { prepareIndexDir } from "../config/index-dir.js";
 import type { Coverage } from "../contract.js";
-import type { CatchUpResult } from "../ingest/catch-up.js";
-import { CATCH_UP_LOCK } from "../ingest/catch-up-job.js";
-import { IndexManager, IndexUnavailableError } from "../ingest/index-manager.js";
-import { REBUILD_LOCK, rebuildStore } from "../ingest/rebuild.js";
-import { type LockHolderInfo, lockHolderInfo } from "../store/lock.js";
+import { type CatchUpResult, catchUpHolder, indexLocks, type LockHolderInfo, rebuildBlocker } from "../index-admin.js";
+import { IndexDirError, IndexUnavailableError, openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import type { CliContext } from "./context.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, interruptedError } from "./errors.js";
 import { formatBytes, formatDuration } from "./format.js";
 import type { ProgressReporter } from "./progress.js";
-import { coverageWithLocks, lockStates, openExistingStore } from "./status.js";
 
 /** What `reindex` reports (`--json` prints exactly this). */
 export interface ReindexReport {
@@ -47,12 +42,12 @@ export interface CommandHooks {
 const LOCK_POLL_MS = 250;
 
 /** "pid 123 on host" or "another process". */
-export function describeHolder(info: LockHolderInfo): string {
-	return info.holder ? `pid ${info.holder.pid} on ${info.holder.hostname}` : "another process";
+export function describeHolder(info: LockHolderInfo | undefined): string {
+	return info?.holder ? `pid ${info.holder.pid} on ${info.holder.hostname}` : "another process";
 }
 
 function interrupted(): CliError {
-	return new CliError("interrupted; the index keeps everything committed so far", EXIT.interrupted);
+	return interruptedError("interrupted; the index keeps everything committed so far");
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -68,27 +63,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Creates the index directory if needed; a clear error at once when it cannot hold an index. A read-only one is
- * usable: its store opens read-only, searches answer from it, and `reindex` says it is read-only.
+ * Open the index for `ctx` through the extension's entry point. An index dir that cannot hold an index, or a store
+ * that cannot be opened, is a clear CliError at once. A read-only index dir is usable (its store opens read-only).
  */
-function usableIndexDir(ctx: CliContext): void {
-	const check = prepareIndexDir(ctx.indexDir);
-	if (!check.ok && check.code !== "not_writable") throw new CliError(`${check.reason}: ${ctx.indexDir}`);
-}
-
-/** Open the manager for `ctx` (catch-up in this thread, so progress is ours to show). */
-export async function openManager(ctx: CliContext): Promise<IndexManager> {
-	usableIndexDir(ctx);
+export async function openIndex(ctx: CliContext): Promise<WorkspaceIndex> {
 	try {
-		return await IndexManager.open({
-			indexDir: ctx.indexDir,
-			roots: ctx.roots,
-			extraFiles: ctx.extraFiles,
-			workspaceDirs: ctx.workspaceDirs,
-			useWorker: false,
-		});
+		return await openWorkspaceIndex(ctx.open);
 	} catch (err) {
-		if (err instanceof IndexUnavailableError) throw new CliError(err.message);
+		if (err instanceof IndexDirError) {
+			throw new CliError(`${err.message}: ${ctx.indexDir}`, "index_dir_unusable", undefined, "--index-dir");
+		}
+		if (err instanceof IndexUnavailableError) throw new CliError(err.message, "index_unavailable");
 		throw err;
 	}
 }
@@ -98,105 +83,102 @@ export async function reindexCommand(
 	opts: ReindexOptions,
 	hooks: CommandHooks,
 ): Promise<ReindexReport> {
-	if (opts.full) usableIndexDir(ctx);
-	return opts.full ? rebuild(ctx, hooks) : incremental(ctx, opts, hooks);
-}
-
-async function incremental(ctx: CliContext, opts: ReindexOptions, hooks: CommandHooks): Promise<ReindexReport> {
-	const manager = await openManager(ctx);
-	const stopOnAbort = () => void manager.close();
+	const index = await openIndex(ctx);
+	const stopOnAbort = () => void index.manager.close();
 	hooks.signal.addEventListener("abort", stopOnAbort, { once: true });
+	const unsubscribe = index.manager.onProgress((p) => hooks.progress.update(p));
 	try {
-		const unsubscribe = manager.onProgress((p) => hooks.progress.update(p));
-		const started = Date.now();
-		let waitedMs = 0;
-		let announced = false;
-		for (;;) {
-			if (hooks.signal.aborted) throw interrupted();
-			const outcome = await manager.startCatchUp();
-			if (hooks.signal.aborted) throw interrupted();
-			if (outcome.kind === "failed") throw new CliError(`reindex failed: ${outcome.error}`);
-			if (outcome.kind === "done") {
-				unsubscribe();
-				hooks.progress.end();
-				if (outcome.result.stopped) throw interrupted();
-				return {
-					mode: "incremental",
-					indexDir: ctx.indexDir,
-					generation: manager.store.generation,
-					waitedMs,
-					result: outcome.result,
-					coverage: await manager.coverage(),
-				};
-			}
-			if (outcome.reason === "read-only") {
-				throw new CliError(
-					`the index in ${ctx.indexDir} is read-only (${manager.store.readOnlyReason ?? "not writable"}); nothing was indexed`,
-				);
-			}
-			const holder = describeHolder(await lockHolderInfo(ctx.indexDir, CATCH_UP_LOCK));
-			if (opts.noWait) {
-				throw new CliError(
-					`${holder} is catching up the index in ${ctx.indexDir}; try again later, or run reindex without --no-wait to wait for it`,
-				);
-			}
-			if (!announced) {
-				hooks.progress.note(`waiting for ${holder}, which holds the catch-up lock…`);
-				announced = true;
-			}
-			await sleep(LOCK_POLL_MS, hooks.signal);
-			waitedMs = Date.now() - started;
-		}
+		return await (opts.full ? rebuild(ctx, index, hooks) : incremental(ctx, index, opts, hooks));
 	} finally {
+		unsubscribe();
 		hooks.signal.removeEventListener("abort", stopOnAbort);
 		hooks.progress.end();
-		await manager.close();
+		await index.manager.close();
 	}
 }
 
-async function rebuild(ctx: CliContext, hooks: CommandHooks): Promise<ReindexReport> {
+function readOnlyError(ctx: CliContext, index: WorkspaceIndex): CliError {
+	const why = index.manager.store.readOnlyReason ?? "not writable";
+	return new CliError(`the index in ${ctx.indexDir} is read-only (${why}); nothing was indexed`, "read_only");
+}
+
+async function incremental(
+	ctx: CliContext,
+	index: WorkspaceIndex,
+	opts: ReindexOptions,
+	hooks: CommandHooks,
+): Promise<ReindexReport> {
+	const manager = index.manager;
 	const started = Date.now();
-	const before = await lockStates(ctx.indexDir);
-	const busy = before[REBUILD_LOCK]?.locked ? before[REBUILD_LOCK] : before[CATCH_UP_LOCK];
-	if (busy?.locked) hooks.progress.note(`waiting for ${describeHolder(busy)}, which holds an index lock…`);
-	const outcome = await rebuildStore(
-		{ indexDir: ctx.indexDir, roots: ctx.roots, extraFiles: ctx.extraFiles, workspaceDirs: ctx.workspaceDirs },
-		{ shouldStop: () => hooks.signal.aborted, onProgress: (p) => hooks.progress.update(p) },
-	);
+	let waitedMs = 0;
+	let announced = false;
+	for (;;) {
+		if (hooks.signal.aborted) throw interrupted();
+		const outcome = await manager.startCatchUp();
+		if (hooks.signal.aborted) throw interrupted();
+		if (outcome.kind === "failed") throw new CliError(`reindex failed: ${outcome.error}`, "reindex_failed");
+		if (outcome.kind === "done") {
+			hooks.progress.end();
+			if (outcome.result.stopped) throw interrupted();
+			const coverage = await manager.coverage();
+			const generation = manager.store.generation;
+			return { mode: "incremental", indexDir: ctx.indexDir, generation, waitedMs, result: outcome.result, coverage };
+		}
+		if (outcome.reason === "read-only") throw readOnlyError(ctx, index);
+		const holder = describeHolder(await catchUpHolder(ctx.indexDir));
+		if (opts.noWait) {
+			throw new CliError(
+				`${holder} is catching up the index in ${ctx.indexDir}; try again later, or run reindex without --no-wait to wait for it`,
+				"lock_held",
+			);
+		}
+		if (!announced) {
+			hooks.progress.note(`waiting for ${holder}, which holds the catch-up lock…`);
+			announced = true;
+		}
+		await sleep(LOCK_POLL_MS, hooks.signal);
+		waitedMs = Date.now() - started;
+	}
+}
+
+async function rebuild(ctx: CliContext, index: WorkspaceIndex, hooks: CommandHooks): Promise<ReindexReport> {
+	const manager = index.manager;
+	if (manager.store.readOnly) throw readOnlyError(ctx, index);
+	const started = Date.now();
+	const busy = rebuildBlocker(await indexLocks(ctx.indexDir));
+	if (busy) hooks.progress.note(`waiting for ${describeHolder(busy)}, which holds an index lock…`);
+	const outcome = await manager.startRebuild();
 	hooks.progress.end();
 	if (hooks.signal.aborted) {
-		throw new CliError("interrupted; the rebuild was abandoned and the current index is unchanged", EXIT.interrupted);
+		throw interruptedError("interrupted; the rebuild was abandoned and the current index is unchanged");
 	}
-	if (outcome.kind === "failed") throw new CliError(`rebuild failed: ${outcome.error}`);
+	if (outcome.kind === "failed") throw new CliError(`rebuild failed: ${outcome.error}`, "reindex_failed");
 	if (outcome.kind === "skipped") {
-		const locks = await lockStates(ctx.indexDir);
-		const holder = locks[REBUILD_LOCK]?.locked ? locks[REBUILD_LOCK] : locks[CATCH_UP_LOCK];
+		const holder = rebuildBlocker(await indexLocks(ctx.indexDir));
 		throw new CliError(
-			`${holder ? describeHolder(holder) : "another process"} holds the index lock in ${ctx.indexDir} (another rebuild or a long catch-up); try again later`,
+			`${describeHolder(holder)} holds the index lock in ${ctx.indexDir} (another rebuild or a long catch-up); try again later`,
+			"lock_held",
 		);
 	}
-	const store = await openExistingStore(ctx.indexDir);
-	try {
-		const coverage = coverageWithLocks(store, await lockStates(ctx.indexDir));
-		return {
-			mode: "full",
-			indexDir: ctx.indexDir,
-			generation: store.generation,
-			waitedMs: busy?.locked ? Math.max(0, Date.now() - started - outcome.result.elapsedMs) : 0,
-			result: outcome.result,
-			coverage,
-		};
-	} finally {
-		store.close();
-	}
+	return {
+		mode: "full",
+		indexDir: ctx.indexDir,
+		generation: manager.store.generation,
+		waitedMs: busy ? Math.max(0, Date.now() - started - outcome.result.elapsedMs) : 0,
+		result: outcome.result,
+		coverage: await manager.coverage(),
+	};
 }
 
 /** Human view: what was done, then coverage and where the index is. */
 export function formatReindex(r: ReindexReport): string {
 	const x = r.result;
 	const what = r.mode === "full" ? "rebuilt the index" : "caught up the index";
+	const unchanged = r.mode === "incremental" && x.indexed === 0 && x.removed === 0 && x.failed === 0;
 	const out = [
-		`${what}: ${x.done} files synced (${x.indexed} indexed, ${x.removed} removed, ${x.failed} failed), ${x.entriesAdded} entries from ${formatBytes(x.bytesRead)} in ${formatDuration(x.elapsedMs)}`,
+		unchanged
+			? `index up to date: ${r.coverage.known} file${r.coverage.known === 1 ? "" : "s"}, none changed (checked in ${formatDuration(x.elapsedMs)})`
+			: `${what}: ${x.done} files synced (${x.indexed} indexed, ${x.removed} removed, ${x.failed} failed), ${x.entriesAdded} entries from ${formatBytes(x.bytesRead)} in ${formatDuration(x.elapsedMs)}`,
 	];
 	if (r.waitedMs >= 1000) out.push(`waited ${formatDuration(r.waitedMs)} for another process's lock`);
 	for (const e of x.errors) out.push(`  failed: ${e.path}: ${e.error}`);

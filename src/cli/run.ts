@@ -5,8 +5,18 @@
 import type { Env } from "../config/pi-paths.js";
 import { packageVersion } from "../package-version.js";
 import { QueryError } from "../query/errors.js";
-import { COMMANDS, type CommandLine, type CommandName, flagOption, parseCommandLine } from "./args.js";
-import { CliError, EXIT, UsageError } from "./errors.js";
+import {
+	COMMANDS,
+	type CommandLine,
+	type CommandName,
+	flagOption,
+	intOption,
+	parseCommandLine,
+	SEARCH_LIMIT_BOUNDS,
+} from "./args.js";
+import { styleFor } from "./colour.js";
+import { CliError, type CliErrorReport, EXIT, UsageError } from "./errors.js";
+import { flagOfField } from "./fields.js";
 import { commandHelp, programHelp } from "./help.js";
 import type { ProgressMode } from "./progress.js";
 
@@ -16,6 +26,8 @@ export interface CliIO {
 	stderr(text: string): void;
 	/** stderr is a terminal: progress is a redrawn bar. */
 	stderrIsTTY: boolean;
+	/** stdout is a terminal: the human output may be coloured (see colour.ts for NO_COLOR and FORCE_COLOR). */
+	stdoutIsTTY: boolean;
 	columns(): number;
 	env: Env;
 	cwd: string;
@@ -33,34 +45,6 @@ interface Outcome {
 	exitCode: number;
 }
 
-/** Service messages name request fields; on the command line the user typed flags. */
-const FIELD_TO_FLAG: Array<[string, string]> = [
-	['"time.from"', "--from"],
-	['"time.to"', "--to"],
-	['"sessionId"', "SESSION"],
-	['"entryId"', "ENTRY"],
-	['"matchingFragmentId"', "--fragment"],
-	['"offset"', "--offset"],
-	['"before"', "--before"],
-	['"after"', "--after"],
-	['"order"', "--order"],
-	['"depth"', "--depth"],
-	['"kinds"', "--kind"],
-	['"roles"', "--role"],
-	['"toolNames"', "--tool"],
-	['"errorOnly"', "--error-only"],
-	['"branchStates"', "--branch-state"],
-	['"selectionStates"', "--selection-state"],
-	['"cwd"', "--cwd"],
-	['"query"', "QUERY"],
-];
-
-function cliMessage(message: string): string {
-	let m = message;
-	for (const [field, flag] of FIELD_TO_FLAG) m = m.split(field).join(flag);
-	return m;
-}
-
 function progressMode(io: CliIO, json: boolean): ProgressMode {
 	if (io.stderrIsTTY) return "bar";
 	// Piped output stays quiet; with --json nothing but the JSON is printed.
@@ -73,7 +57,8 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 	if (command === undefined || command === "help" || line.globals.help) {
 		const topic = command === "help" ? line.positionals[0] : command;
 		if (topic !== undefined && topic !== "help") {
-			if (!Object.hasOwn(COMMANDS, topic)) throw new UsageError(`no help for unknown command "${topic}"`);
+			if (!Object.hasOwn(COMMANDS, topic))
+				throw new UsageError(`no help for unknown command "${topic}"`, "unknown_command", "COMMAND");
 			return { data: null, text: commandHelp(topic as CommandName), exitCode: EXIT.ok };
 		}
 		return { data: null, text: programHelp(), exitCode: EXIT.ok };
@@ -92,6 +77,7 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 		signal: io.signal,
 	};
 	const noSync = flagOption(o, "no-sync");
+	const style = styleFor(io.env, io.stdoutIsTTY, json);
 	switch (command) {
 		case "reindex": {
 			const { formatReindex, reindexCommand } = await import("./reindex.js");
@@ -114,8 +100,17 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 				import("./format.js"),
 			]);
 			const req = searchRequest(line.positionals, o, io.cwd);
-			const r = await searchCommand(ctx, req, noSync, hooks);
-			return { data: r, text: formatSearch(req.query, r), exitCode: EXIT.ok };
+			const limit = intOption(o, "limit", true, SEARCH_LIMIT_BOUNDS.max);
+			const r = await searchCommand(ctx, req, { noSync, limit }, hooks);
+			return { data: r.result, text: formatSearch(req.query, r.result, r.extras, style), exitCode: EXIT.ok };
+		}
+		case "sessions": {
+			const [{ sessionsCommand, sessionsRequest }, { formatSessions }] = await Promise.all([
+				import("./query.js"),
+				import("./format.js"),
+			]);
+			const r = await sessionsCommand(ctx, sessionsRequest(o, io.cwd), noSync, hooks);
+			return { data: r.list, text: formatSessions(r.list, r.files, style), exitCode: EXIT.ok };
 		}
 		case "read": {
 			const [{ readCommand, readRequest }, { formatRead }] = await Promise.all([
@@ -139,32 +134,59 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 /** Run the program on `argv` (without node and the script path); resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
 	let debug = argv.includes("--debug") || io.env[ENV_DEBUG] === "1";
+	// Known before parsing, so a bad command line is reported as JSON too.
+	let json = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined).includes("--json");
+	let command: string | undefined;
 	try {
 		const line = parseCommandLine(argv);
 		debug ||= line.globals.debug;
+		json = line.globals.json;
+		command = line.command;
 		const outcome = await dispatch(line, io);
-		const json = line.globals.json && outcome.data !== null;
-		io.stdout(`${json ? JSON.stringify(outcome.data, null, 2) : outcome.text}\n`);
+		const asJson = json && outcome.data !== null;
+		io.stdout(`${asJson ? JSON.stringify(outcome.data, null, 2) : outcome.text}\n`);
 		return outcome.exitCode;
 	} catch (err) {
-		return reportError(err, io, debug);
+		return reportError(err, io, { debug, json, command });
 	}
 }
 
-function reportError(err: unknown, io: CliIO, debug: boolean): number {
-	let message: string;
-	let code: number;
-	if (err instanceof CliError) {
-		message = err.message;
-		code = err.exitCode;
-	} else if (err instanceof QueryError) {
-		message = cliMessage(err.message);
-		code = err.code === "invalid_request" ? EXIT.usage : EXIT.failure;
-	} else {
-		message = `internal error: ${err instanceof Error ? err.message : String(err)}${debug ? "" : ` (run with --debug for details)`}`;
-		code = EXIT.failure;
-	}
-	io.stderr(`pi-event-index: ${message.replace(/\s*\n\s*/g, " ")}\n`);
-	if (debug && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
-	return code;
+/** A QueryError as the CLI reports it: the field named by the flag the user typed. */
+function fromQueryError(err: QueryError, command: string | undefined): CliError {
+	const flag = err.field === undefined ? undefined : flagOfField(err.field, command);
+	const message =
+		flag !== undefined && err.message.startsWith(`"${err.field}"`)
+			? `${flag}${err.message.slice(`"${err.field}"`.length)}`
+			: err.message;
+	return err.code === "invalid_request"
+		? new UsageError(message, "invalid_value", flag ?? err.field)
+		: new CliError(message, "not_found", EXIT.failure, flag ?? err.field);
+}
+
+/** The error as data: a CliError as is, a QueryError by its field, anything else an internal error. */
+function asCliError(err: unknown, opts: ErrorContext): CliError {
+	if (err instanceof CliError) return err;
+	if (err instanceof QueryError) return fromQueryError(err, opts.command);
+	const why = err instanceof Error ? err.message : String(err);
+	return new CliError(`internal error: ${why}${opts.debug ? "" : " (run with --debug for details)"}`, "internal");
+}
+
+/** What the error report depends on besides the error. */
+interface ErrorContext {
+	debug: boolean;
+	json: boolean;
+	command?: string;
+}
+
+function reportError(err: unknown, io: CliIO, opts: ErrorContext): number {
+	const e = asCliError(err, opts);
+	const message = e.message.replace(/\s*\n\s*/g, " ");
+	if (opts.json) {
+		const report: CliErrorReport = {
+			error: { code: e.code, message, ...(e.field !== undefined ? { field: e.field } : {}) },
+		};
+		io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+	} else io.stderr(`pi-event-index: ${message}\n`);
+	if (opts.debug && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+	return e.exitCode;
 }

@@ -2,10 +2,9 @@
  * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes, every
  * line's xxHash64, every header field and the session name) and list every difference; exit 1 when there is one. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
  */
-import { initFingerprints } from "../ingest/fingerprint.js";
-import { type VerifyReport, verifyIndex } from "../ingest/verify.js";
+import type { VerifyReport } from "../index-admin.js";
 import type { CliContext } from "./context.js";
-import { openExistingStore } from "./status.js";
+import { existingIndex } from "./status.js";
 
 /** What `verify` reports (`--json` prints exactly this). */
 export interface VerifyCommandReport extends VerifyReport {
@@ -17,23 +16,13 @@ export interface VerifyCommandReport extends VerifyReport {
 	limited: boolean;
 }
 
-/** The bound verifyIndex puts on its list. */
-const DIFFERENCE_LIMIT = 1_000;
-
 export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
-	await initFingerprints();
-	const store = await openExistingStore(ctx.indexDir);
+	const snapshot = await existingIndex(ctx.indexDir);
 	try {
-		const report = verifyIndex(store.db, ctx.roots, ctx.extraFiles);
-		return {
-			indexDir: ctx.indexDir,
-			generation: store.generation,
-			...report,
-			ok: report.differences.length === 0,
-			limited: report.differences.length >= DIFFERENCE_LIMIT,
-		};
+		const report = await snapshot.verify(ctx.roots, ctx.extraFiles);
+		return { indexDir: ctx.indexDir, generation: snapshot.generation, ...report, ok: report.differences.length === 0 };
 	} finally {
-		store.close();
+		snapshot.close();
 	}
 }
 
@@ -44,13 +33,16 @@ export function formatVerify(r: VerifyCommandReport): string {
 	const n = r.differences.length;
 	const out = [head, `${n}${r.limited ? "+" : ""} difference${n === 1 ? "" : "s"}:`];
 	for (const d of r.differences) out.push(`  ${d.kind.padEnd(16)} ${d.path || "(index)"}: ${d.detail}`);
-	const onlyBehind = r.differences.every(
-		(d) => d.kind === "behind" || d.kind === "not-indexed" || d.kind === "file-gone",
-	);
-	out.push(
-		onlyBehind
-			? "the index is behind the files: run pi-event-index reindex"
-			: "repair: pi-event-index reindex --full (rebuilds the index from the files)",
-	);
+	out.push(repairHint(r.differences));
 	return out.join("\n");
+}
+
+/** Differences an incremental `reindex` repairs: files grown, new or gone. Every other kind needs a rebuild. */
+export const CATCH_UP_REPAIRS: ReadonlySet<string> = new Set(["behind", "not-indexed", "file-gone"]);
+
+/** What to run: plain `reindex` when it repairs every difference, else `reindex --full`. */
+export function repairHint(differences: ReadonlyArray<{ kind: string }>): string {
+	return differences.every((d) => CATCH_UP_REPAIRS.has(d.kind))
+		? "the index is behind the files: run pi-event-index reindex (an incremental catch-up repairs this)"
+		: "repair: pi-event-index reindex --full (rebuilds the index from the files)";
 }

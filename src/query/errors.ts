@@ -24,11 +24,17 @@ export type QueryErrorCode = "not_found" | "invalid_request";
 /** A failure whose `message` is safe to show the model: no paths, no stack, no SQL. */
 export class QueryError extends Error {
 	readonly code: QueryErrorCode;
+	/**
+	 * The request field at fault (e.g. "kinds", "time.from"), as data for callers that name it their own way (the
+	 * CLI shows its flag). When set, the message starts with the field in quotes.
+	 */
+	readonly field?: string;
 
-	constructor(code: QueryErrorCode, message: string) {
+	constructor(code: QueryErrorCode, message: string, field?: string) {
 		super(clipText(message, MAX_ERROR_CHARS));
 		this.name = "QueryError";
 		this.code = code;
+		if (field !== undefined) this.field = field;
 	}
 }
 
@@ -40,4 +46,9 @@ export function notFound(): QueryError {
 /** A request the caller can fix; the message says what is wrong. */
 export function invalid(message: string): QueryError {
 	return new QueryError("invalid_request", message);
+}
+
+/** A request field the caller can fix: `"field" reason` for the model, the field as data for the CLI. */
+export function invalidField(field: string, reason: string): QueryError {
+	return new QueryError("invalid_request", `"${field}" ${reason}`, field);
 }

@@ -9,4 +9,13 @@ export { type SessionLineageRequest, traceSession } from "./lineage.js";
 export { readEvent } from "./read.js";
 export { defaultCoverage, type QueryOptions } from "./rows.js";
 export { SEARCH_CANDIDATE_LIMIT, searchEvents } from "./search.js";
+export {
+	listSessions,
+	SESSION_FILTER_FIELDS,
+	SESSION_LIST_LIMIT,
+	type SessionList,
+	type SessionListRequest,
+	type SessionSummary,
+	sessionFiles,
+} from "./sessions.js";
 export { type EventTraceRequest, traceEvent } from "./trace.js";

@@ -196,7 +196,7 @@ describe("bad command lines: exit 2, one line naming the problem", () => {
 		[["frobnicate"], /unknown command "frobnicate"/],
 		[[], /missing command/],
 		[["search", "x", "--session"], /option --session needs a value/],
-		[["search", "x", "--session", "--json"], /option --session needs a value/],
+		[["search", "x", "--session", "--all"], /option --session needs a value/],
 		[["read", RICH, "a", "--order", "branch", "--order", "append"], /option --order given twice/],
 		[["read", RICH], /read takes SESSION ENTRY/],
 		[["trace", RICH, "a", "b"], /trace takes SESSION ENTRY/],

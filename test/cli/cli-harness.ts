@@ -22,10 +22,18 @@ export interface CliRun {
 	stderr: string;
 }
 
-/** The environment minus every PI_* variable, with HOME moved into `home` (no real ~/.pi is ever touched). */
+/** Variables that decide colour: a test sets them itself (the runner's own FORCE_COLOR must not leak in). */
+const COLOUR_VARIABLES = new Set(["FORCE_COLOR", "NO_COLOR"]);
+
+/**
+ * The environment minus every PI_* and colour variable, with HOME moved into `home` (no real ~/.pi is ever
+ * touched).
+ */
 export function hermeticEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
 	const env: Record<string, string> = {};
-	for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("PI_")) env[k] = v;
+	for (const [k, v] of Object.entries(process.env)) {
+		if (v !== undefined && !k.startsWith("PI_") && !COLOUR_VARIABLES.has(k)) env[k] = v;
+	}
 	return { ...env, HOME: home, ...extra };
 }
 
@@ -134,6 +142,7 @@ export async function cliInProcess(
 			stderr += t;
 		},
 		stderrIsTTY: false,
+		stdoutIsTTY: false,
 		columns: () => 80,
 		env: opts.env,
 		cwd: opts.cwd ?? ROOT,

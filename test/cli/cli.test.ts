@@ -223,7 +223,9 @@ describe("help and version", () => {
 			"--role R",
 			"--tool NAME",
 			"--error-only",
-			"--from ISO",
+			"--from TIME",
+			"--since TIME",
+			"--limit N",
 		]) {
 			expect(searchHelp.stdout).toContain(f);
 		}

@@ -1,7 +1,7 @@
 /** "Did you mean" for commands and options, the `--` hint for terms starting with "-", and --all. */
 import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/args.js";
-import { closest } from "../../src/cli/suggest.js";
+import { closest } from "../../src/text/did-you-mean.js";
 
 describe("did you mean", () => {
 	it("suggests the closest command or option, and nothing for a word unlike any", () => {

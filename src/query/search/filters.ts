@@ -7,11 +7,13 @@
 import path from "node:path";
 import type { BranchState, EventSearchRequest, SelectionState } from "../../contract.js";
 import { SEMANTIC_KINDS } from "../../contract.js";
+import { didYouMean } from "../../text/did-you-mean.js";
 import { dayRangeTags, tag } from "../../text/fragment-tags.js";
+import { RELATIVE_TIME_HELP, resolveTime } from "../../text/relative-time.js";
 import { type AuthorizedRoots, isInsideRoot, normalizeRoot, pathInsideSql, type SqlClause } from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { all, type QueryDb } from "../db.js";
-import { invalid } from "../errors.js";
+import { invalidField } from "../errors.js";
 
 /** What a filter's tag and SQL forms may consult. */
 export interface FilterContext {
@@ -51,8 +53,11 @@ export interface SearchFilter<T = unknown> {
 	/** Short name used in the prompt's filter sentence. */
 	promptName: string;
 	flags: FilterFlag[];
-	/** Normalize and validate; undefined = filter not set. Throws QueryError with a message fit for the model. */
-	parse(value: unknown): T | undefined;
+	/**
+	 * Normalize and validate; undefined = filter not set. Throws QueryError (with its field) and a message fit for
+	 * the model. `now` resolves relative times.
+	 */
+	parse(value: unknown, now: Date): T | undefined;
 	tags(value: T, ctx: FilterContext): TagForm;
 	/** Exact condition over aliases f (fragments), e (events), s (sources). */
 	sql(value: T, ctx: FilterContext): SqlClause;
@@ -66,6 +71,22 @@ const SELECTION_STATES: readonly SelectionState[] = [
 	"not-applicable",
 	"unknown",
 ];
+/** Entry types Pi writes (src/project/project-entry.ts projects each); `kinds` accepts them beside the kinds. */
+const ENTRY_TYPES = [
+	"message",
+	"compaction",
+	"branch_summary",
+	"custom_message",
+	"custom",
+	"label",
+	"session_info",
+	"model_change",
+	"thinking_level_change",
+] as const;
+/** Values of `kinds`: every semantic kind, then the entry types that are not also a kind. */
+const KIND_VALUES: readonly string[] = [...new Set<string>([...SEMANTIC_KINDS, ...ENTRY_TYPES])];
+/** Message roles as the index records them (src/project/project-entry.ts; v2's hookMessage is custom). */
+const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom"] as const;
 
 /** Visible cwds beyond which a tag form is not built (the SQL check alone applies). */
 export const MAX_TAG_ALTERNATIVES = 400;
@@ -83,7 +104,7 @@ export function anyOf(tokens: readonly string[]): TagForm {
 function stringList(name: string, value: unknown): string[] | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
-		throw invalid(`"${name}" must be a list of strings.`);
+		throw invalidField(name, "must be a list of strings.");
 	}
 	const list = (value as string[]).map((v) => v.trim()).filter((v) => v !== "");
 	return list.length > 0 ? [...new Set(list)] : undefined;
@@ -93,16 +114,23 @@ function enumList<T extends string>(name: string, value: unknown, allowed: reado
 	const list = stringList(name, value);
 	if (list === undefined) return undefined;
 	const bad = list.filter((v) => !(allowed as readonly string[]).includes(v));
-	if (bad.length > 0) throw invalid(`"${name}" has unknown value(s) ${bad.join(", ")}; use ${allowed.join(", ")}.`);
+	if (bad.length > 0) {
+		const hint = bad.length === 1 ? didYouMean(bad[0] as string, allowed) : "";
+		throw invalidField(name, `has unknown value(s) ${bad.join(", ")}${hint}; use ${allowed.join(", ")}.`);
+	}
 	return list as T[];
 }
 
-function isoTime(name: string, value: unknown): string | undefined {
+function isoTime(name: string, value: unknown, now: Date): string | undefined {
 	if (value === undefined || value === null || value === "") return undefined;
-	if (typeof value !== "string" || Number.isNaN(Date.parse(value))) {
-		throw invalid(`"${name}" must be an ISO date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z.`);
+	const resolved = typeof value === "string" ? resolveTime(value, now) : undefined;
+	if (resolved === undefined) {
+		throw invalidField(
+			name,
+			`must be an ISO date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z, ${RELATIVE_TIME_HELP}.`,
+		);
 	}
-	return new Date(Date.parse(value)).toISOString();
+	return resolved;
 }
 
 /** Distinct session cwds of the index for which `keep` holds, as tag tokens; undefined past the cap. */
@@ -123,13 +151,14 @@ const listFilter = (
 	description: string,
 	promptName: string,
 	flag: FilterFlag,
+	values?: readonly string[],
 ): SearchFilter<string[]> => ({
 	field,
-	shape: { type: "strings" },
+	shape: values ? { type: "strings", values } : { type: "strings" },
 	description,
 	promptName,
 	flags: [flag],
-	parse: (v) => stringList(field, v),
+	parse: (v) => (values ? enumList(field, v, values) : stringList(field, v)),
 	tags: (list) => anyOf(list.map(toTag)),
 	sql: (list) => ({ sql: `${column} IN (${placeholders(list.length)})`, params: list }),
 });
@@ -142,7 +171,7 @@ const sessionFilter: SearchFilter<string> = {
 	flags: [{ flag: "session", value: "ID", help: "only this session id" }],
 	parse(v) {
 		if (v === undefined || v === null) return undefined;
-		if (typeof v !== "string" || v.trim() === "") throw invalid('"sessionId" must be a string.');
+		if (typeof v !== "string" || v.trim() === "") throw invalidField("sessionId", "must be a string.");
 		return v.trim();
 	},
 	tags(id, ctx) {
@@ -160,7 +189,7 @@ const cwdFilter: SearchFilter<string> = {
 	flags: [{ flag: "cwd", value: "DIR", help: "only sessions whose cwd is DIR or inside it" }],
 	parse(v) {
 		if (v === undefined || v === null || v === "") return undefined;
-		if (typeof v !== "string") throw invalid('"cwd" must be a path.');
+		if (typeof v !== "string") throw invalidField("cwd", "must be a path.");
 		return v;
 	},
 	tags(dir, ctx) {
@@ -173,11 +202,11 @@ const cwdFilter: SearchFilter<string> = {
 
 const kindsFilter: SearchFilter<string[]> = {
 	field: "kinds",
-	shape: { type: "strings" },
+	shape: { type: "strings", values: KIND_VALUES },
 	description: `Fragment kinds (${SEMANTIC_KINDS.join(", ")}) or entry types (compaction, label, …).`,
 	promptName: "kinds",
 	flags: [{ flag: "kind", value: "K", help: "semantic kind, e.g. user_text, tool_result (repeatable)" }],
-	parse: (v) => stringList("kinds", v),
+	parse: (v) => enumList("kinds", v, KIND_VALUES),
 	tags: (kinds) => anyOf(kinds.flatMap((k) => [tag.kind(k), tag.entryType(k)])),
 	sql: (kinds) => ({
 		sql: `(f.kind IN (${placeholders(kinds.length)}) OR e.entry_type IN (${placeholders(kinds.length)}))`,
@@ -193,7 +222,7 @@ const errorFilter: SearchFilter<true> = {
 	flags: [{ flag: "error-only", help: "only tool results and bash runs that failed" }],
 	parse(v) {
 		if (v === undefined || v === null) return undefined;
-		if (typeof v !== "boolean") throw invalid('"errorOnly" must be true or false.');
+		if (typeof v !== "boolean") throw invalidField("errorOnly", "must be true or false.");
 		return v ? true : undefined;
 	},
 	tags: () => `"${tag.error()}"`,
@@ -209,19 +238,24 @@ export interface TimeRange {
 const timeFilter: SearchFilter<TimeRange> = {
 	field: "time",
 	shape: { type: "time-range" },
-	description: "Entry timestamp range; from and to are ISO dates or date-times, inclusive.",
+	description: `Entry timestamp range, inclusive; from and to are ISO dates or date-times, ${RELATIVE_TIME_HELP} (from "7d" = the last seven days).`,
 	promptName: "time range",
+	// --since/--until say the same as --from/--to and read better with an age (--since 7d).
 	flags: [
-		{ flag: "from", value: "ISO", help: "events at or after this time", key: "from" },
-		{ flag: "to", value: "ISO", help: "events at or before this time", key: "to" },
+		{ flag: "from", value: "TIME", help: "from this time on (ISO, or an age such as 7d)", key: "from" },
+		{ flag: "to", value: "TIME", help: "up to this time (ISO, or an age such as 2w)", key: "to" },
+		{ flag: "since", value: "TIME", help: "the same as --from", key: "from" },
+		{ flag: "until", value: "TIME", help: "the same as --to", key: "to" },
 	],
-	parse(v) {
+	parse(v, now) {
 		if (v === undefined || v === null) return undefined;
-		if (typeof v !== "object") throw invalid('"time" must be an object with "from" and/or "to".');
+		if (typeof v !== "object") throw invalidField("time", 'must be an object with "from" and/or "to".');
 		const range = v as { from?: unknown; to?: unknown };
-		const from = isoTime("time.from", range.from);
-		const to = isoTime("time.to", range.to);
-		if (from !== undefined && to !== undefined && from > to) throw invalid('"time.from" is after "time.to".');
+		const from = isoTime("time.from", range.from, now);
+		const to = isoTime("time.to", range.to, now);
+		if (from !== undefined && to !== undefined && from > to) {
+			throw invalidField("time.from", "is after the end of the range (to).");
+		}
 		if (from === undefined && to === undefined) return undefined;
 		return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 	},
@@ -271,13 +305,14 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 		"roles",
 		"e.role",
 		tag.role,
-		"Message roles: user, assistant, toolResult, bashExecution, custom.",
+		`Message roles: ${ROLES.join(", ")}.`,
 		"roles",
 		{
 			flag: "role",
 			value: "R",
 			help: "message role, e.g. user, assistant, toolResult (repeatable)",
 		},
+		ROLES,
 	),
 	listFilter(
 		"toolNames",
@@ -317,11 +352,11 @@ export interface ActiveFilter {
 	value: unknown;
 }
 
-/** Parse every filter of a request; throws QueryError for the first invalid one. */
-export function parseFilters(req: EventSearchRequest): ActiveFilter[] {
+/** Parse every filter of a request (relative times against `now`); throws QueryError for the first invalid one. */
+export function parseFilters(req: EventSearchRequest, now: Date = new Date()): ActiveFilter[] {
 	const out: ActiveFilter[] = [];
 	for (const filter of SEARCH_FILTERS as readonly SearchFilter<unknown>[]) {
-		const value = filter.parse((req as unknown as Record<string, unknown>)[filter.field]);
+		const value = filter.parse((req as unknown as Record<string, unknown>)[filter.field], now);
 		if (value !== undefined) out.push({ filter, value });
 	}
 	return out;

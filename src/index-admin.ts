@@ -1,0 +1,189 @@
+/**
+ * The maintenance side of the index entry point (workspace-index.ts opens it for use, this inspects it): the index
+ * as it is, opened read-only (status, verify, answers without a catch-up), its locks by name, and whether an error
+ * means the store is damaged. Lock names, store files and generations stay behind this module and the
+ * IndexManager; the CLI sees facts, not internals.
+ */
+import { accessSync, constants, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Coverage } from "./contract.js";
+import { CATCH_UP_LOCK } from "./ingest/catch-up-job.js";
+import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
+import { initFingerprints } from "./ingest/fingerprint.js";
+import { IndexUnavailableError } from "./ingest/index-manager.js";
+import { REBUILD_LOCK } from "./ingest/rebuild.js";
+import { type VerifyReport, verifyIndex } from "./ingest/verify.js";
+import type { QueryDb } from "./query/db.js";
+import { isStoreDamage } from "./store/db.js";
+import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
+import { STORE_LOCK } from "./store/generations.js";
+import { type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
+import { openStore, type Store } from "./store/open-store.js";
+import { computeCoverage } from "./store/source-counts.js";
+
+export type { CatchUpProgress, CatchUpResult } from "./ingest/catch-up.js";
+export type { Difference, VerifyReport } from "./ingest/verify.js";
+export type { LockHolderInfo } from "./store/lock.js";
+
+/** The index format this version reads and writes (part of its file names). */
+export const CURRENT_INDEX_FORMAT = INDEX_FORMAT;
+
+/** The bound verifyIndex puts on its difference list (src/ingest/verify.ts). */
+const DIFFERENCE_LIMIT = 1_000;
+
+/** Every lock of an index dir, in the order a status lists them. */
+const LOCK_NAMES = [CATCH_UP_LOCK, REBUILD_LOCK, STORE_LOCK] as const;
+
+/** Lock states of an index dir, keyed by lock name. */
+export type IndexLocks = Record<string, LockHolderInfo>;
+
+/** The states of every lock of `indexDir`. */
+export async function indexLocks(indexDir: string): Promise<IndexLocks> {
+	const locks: IndexLocks = {};
+	for (const name of LOCK_NAMES) locks[name] = await lockHolderInfo(indexDir, name);
+	return locks;
+}
+
+/** The holder of the catch-up lock, when one holds it. */
+export async function catchUpHolder(indexDir: string): Promise<LockHolderInfo | undefined> {
+	const info = await lockHolderInfo(indexDir, CATCH_UP_LOCK);
+	return info.locked ? info : undefined;
+}
+
+/** The holder of the lock a rebuild needs (another rebuild's first, then a catch-up's), when one is held. */
+export function rebuildBlocker(locks: IndexLocks): LockHolderInfo | undefined {
+	for (const name of [REBUILD_LOCK, CATCH_UP_LOCK]) if (locks[name]?.locked) return locks[name];
+	return undefined;
+}
+
+/** The pointer file naming the current generation. */
+export function pointerFile(indexDir: string): string {
+	return join(indexDir, pointerFileName());
+}
+
+/** Session files discovery finds under the roots right now. */
+export function discoveredFileCount(roots: DiscoveryRoot[], extraFiles: string[]): number {
+	return discoverFiles(roots, extraFiles).length;
+}
+
+/** True when `err` says the store is damaged (a rebuild from the files repairs it). */
+export function isIndexDamage(err: unknown): boolean {
+	return isStoreDamage(err);
+}
+
+/** Row counts of the current generation. */
+export interface IndexCounts {
+	sources: number;
+	events: number;
+	fragments: number;
+	/** Sources whose last sync failed. */
+	failedSources: number;
+	/** Lines skipped by the parser (malformed or unknown), over all sources. */
+	skippedLines: number;
+}
+
+/** The current generation, opened read-only: never created, migrated or written. */
+export interface IndexSnapshot {
+	/** The store's database, for the query services and verify. */
+	readonly db: QueryDb;
+	readonly generation: string;
+	/** Absolute path of the generation file. */
+	readonly file: string;
+	/** Why a writer (Pi, reindex) could not write this index, if it could not. */
+	readonly readOnlyReason?: string;
+	/** Coverage as every process sees it: counts from the store, rebuild and catch-up from the locks. */
+	coverage(locks?: IndexLocks): Promise<Coverage>;
+	counts(): IndexCounts;
+	/** ISO time of the most recent successful sync of any source, or null. */
+	lastSyncAt(): string | null;
+	sizes(): { generationBytes: number; walBytes: number; directoryBytes: number };
+	/** Every difference between this index and the session files under the roots (bounded list). */
+	verify(roots: DiscoveryRoot[], extraFiles: string[]): Promise<VerifyReport & { limited: boolean }>;
+	close(): void;
+}
+
+/**
+ * Open the current generation read-only; undefined when no index was built in `indexDir` yet. Throws
+ * IndexUnavailableError when there is one that cannot be read.
+ */
+export async function openIndexSnapshot(indexDir: string): Promise<IndexSnapshot | undefined> {
+	const opened = await openStore({ dir: indexDir, readonly: true });
+	if (!opened.ok) {
+		if (opened.code === "not-found") return undefined;
+		throw new IndexUnavailableError(opened.error);
+	}
+	return snapshotOf(opened.store, indexDir);
+}
+
+function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
+	// Opened read-only on request; what matters is whether a writer (Pi, reindex) could write it.
+	const why = store.readOnlyReason?.includes("on request") ? unwritable(indexDir) : store.readOnlyReason;
+	return {
+		db: store.db,
+		generation: store.generation,
+		file: store.path,
+		...(why !== undefined ? { readOnlyReason: why } : {}),
+		async coverage(locks) {
+			const l = locks ?? (await indexLocks(indexDir));
+			return computeCoverage(store.db, {
+				rebuilding: l[REBUILD_LOCK]?.locked === true,
+				catchingUp: l[CATCH_UP_LOCK]?.locked === true,
+			});
+		},
+		counts: () => countRows(store),
+		lastSyncAt() {
+			const last = store.db.prepare("SELECT max(synced_at) AS t FROM sources").get() as { t: number | null };
+			return last.t === null ? null : new Date(last.t).toISOString();
+		},
+		sizes: () => ({
+			generationBytes: sizeOf(store.path),
+			walBytes: sizeOf(`${store.path}-wal`),
+			directoryBytes: directoryBytes(indexDir),
+		}),
+		async verify(roots, extraFiles) {
+			await initFingerprints();
+			const report = verifyIndex(store.db, roots, extraFiles);
+			return { ...report, limited: report.differences.length >= DIFFERENCE_LIMIT };
+		},
+		close: () => store.close(),
+	};
+}
+
+function countRows(store: Store): IndexCounts {
+	const row = store.db
+		.prepare(
+			`SELECT (SELECT count(*) FROM sources) AS sources, (SELECT count(*) FROM events) AS events,
+				(SELECT count(*) FROM fragments) AS fragments,
+				(SELECT count(*) FROM sources WHERE last_error IS NOT NULL) AS failedSources,
+				(SELECT coalesce(sum(skipped_count), 0) FROM sources) AS skippedLines`,
+		)
+		.get() as IndexCounts;
+	return { ...row };
+}
+
+function sizeOf(path: string): number {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
+
+function unwritable(dir: string): string | undefined {
+	try {
+		accessSync(dir, constants.W_OK);
+		return undefined;
+	} catch (err) {
+		return `the index directory is not writable (${(err as { code?: string }).code ?? "error"})`;
+	}
+}
+
+function directoryBytes(dir: string): number {
+	let total = 0;
+	try {
+		for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isFile()) total += sizeOf(join(dir, d.name));
+	} catch {
+		// Unreadable: report what we have.
+	}
+	return total;
+}
