@@ -61,7 +61,12 @@ export function textOf(m: ToolResultMessage): string {
 	return m.content.map((c) => c.text ?? "").join("\n");
 }
 
-/** Asserts the agent dir's index has one generation and equals every session file on disk. */
+/**
+ * Asserts the agent dir's index has one generation and agrees with every session file on disk: nothing indexed
+ * differs from its file. A file may be `behind` (lines appended after its last sync): a Pi process whose last sync
+ * met the other process's write lock gives up after its hot-path budget rather than wait, by design, and the next
+ * catch-up indexes the rest. On a busy machine that happens; anything else is a defect.
+ */
 export async function expectOneConsistentIndex(agentDir: string): Promise<void> {
 	await initFingerprints();
 	const indexDir = join(agentDir, "event-index");
@@ -70,7 +75,7 @@ export async function expectOneConsistentIndex(agentDir: string): Promise<void> 
 	if (!opened.ok) throw new Error(opened.error);
 	try {
 		const report = verifyIndex(opened.store.db, [{ path: join(agentDir, "sessions"), subfolders: true }]);
-		expect(report.differences).toEqual([]);
+		expect(report.differences.filter((d) => d.kind !== "behind")).toEqual([]);
 		expect(report.sources).toBe(listSessionFiles(agentDir).length);
 	} finally {
 		opened.store.close();

@@ -7,7 +7,7 @@
 
 import type { BranchState, SelectionState } from "../../contract.js";
 import { isStoreDamage } from "../../store/db.js";
-import { all, get, type QueryDb } from "../db.js";
+import { all, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import { type RankCandidate, weightedBm25Sql } from "../rank.js";
 import type { SearchPlan } from "./request.js";
@@ -70,16 +70,6 @@ CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
 
-/** Whether at least `n` fragments match (walks at most `n` of the doclist, newest first). */
-function countAtLeast(db: QueryDb, match: string, n: number): boolean {
-	return (
-		get(db, "SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?", [
-			match,
-			n - 1,
-		]) !== undefined
-	);
-}
-
 /**
  * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. `cap` bounds the
  * matches ranked (newest first), `limit` the rows returned. Throws QueryError if SQLite rejects the statement.
@@ -95,14 +85,17 @@ export function findCandidates(
 	const match = matchExpression(plan, termMatches);
 	try {
 		// Bounded work: rank only the newest `cap` matches. The window is a subquery walking the doclist newest first
-		// (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs on it once.
-		const ranked = all<{ id: number; score: number }>(
+		// (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs on it once. One
+		// row more than the cap says whether it applied, without a second walk of the doclist.
+		const ranked = all<{ id: number; score: number; n: number }>(
 			db,
-			`SELECT id, score FROM (SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
-			WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY score, id LIMIT ?`,
-			[match, cap, limit * MAX_PAGES],
+			`SELECT id, score, n FROM (SELECT id, score, count(*) OVER () AS n, row_number() OVER (ORDER BY id DESC) AS age
+				FROM (SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
+				WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?))
+			WHERE age <= ? ORDER BY score, id LIMIT ?`,
+			[match, cap + 1, cap, limit * MAX_PAGES],
 		);
-		const capped = ranked.length > 0 && countAtLeast(db, match, cap + 1);
+		const capped = (ranked[0]?.n ?? 0) > cap;
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
 		const checks = plan.checks.filter((c) => c.sql !== "");
 		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
