@@ -35,6 +35,7 @@ import {
 	type SourceLite,
 	toMetadata,
 } from "./rows.js";
+import { resolveSessionId } from "./session-prefix.js";
 
 /** Parses and checks a public fragment id `${entryId}#${ord}` against the target entry. */
 function parseFragmentId(fragmentId: string, entryId: string): number {
@@ -200,7 +201,7 @@ export function readEvent(
 			: undefined;
 
 	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, req.sessionId.trim(), entryId);
+	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, req.sessionId), entryId);
 	if (source === undefined) throw notFound();
 	const target = eventById(db, source.id, entryId);
 	if (target === undefined) throw notFound();
