@@ -224,6 +224,8 @@ export function readEvent(
 			hasBefore: w.hasBefore,
 			hasAfter: w.hasAfter,
 		};
+		// Said, not silent: the caller learns its offset was moved to keep the window full and inside the text.
+		if (req.offset !== undefined && req.offset !== null && w.offset !== req.offset) window.requestedOffset = req.offset;
 		returned = 1;
 	} else {
 		fragments = fragmentsOf(db, source.id, target.seq, budgets.readFragments).map((f) => {

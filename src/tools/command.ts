@@ -4,10 +4,10 @@
  * This text is for the user, not the model, so it may name the index directory.
  */
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
-import type { CatchUpProgress } from "../ingest/catch-up.js";
+import type { CatchUpProgress, CatchUpResult } from "../ingest/catch-up.js";
+import { coverageText } from "../text/coverage-text.js";
 import { shortReason } from "./errors.js";
 import type { IndexRuntime, RuntimeStatus } from "./index-runtime.js";
-import { coverageLine } from "./render-text.js";
 
 /** Name of the command (typed as `/event-index`). */
 export const COMMAND_NAME = "event-index";
@@ -23,12 +23,27 @@ export function progressText(p: CatchUpProgress): string {
 	return `event-index: ${p.done}/${p.total} files (${pct}%)`;
 }
 
+/** What a finished catch-up or rebuild did, truthfully: a catch-up with nothing to do says the index was up to date. */
+export function reindexSummary(what: "catch-up" | "rebuild", r: CatchUpResult): string {
+	if (r.total === 0) {
+		return what === "rebuild"
+			? "event index: rebuild done: no session files found"
+			: "event index: catch-up done: already up to date (no session file is new or changed since it was indexed)";
+	}
+	const files = what === "rebuild" ? "session files" : "new or changed session files";
+	const parts = [`${r.indexed} of ${r.total} ${files} indexed`];
+	if (r.removed > 0) parts.push(`${r.removed} gone (removed from the index)`);
+	if (r.failed > 0) parts.push(`${r.failed} failed`);
+	if (r.stopped) parts.push("stopped before the end");
+	return `event index: ${what} done: ${parts.join(", ")}`;
+}
+
 /** Human-readable status, one fact per line. */
 export function formatStatus(s: RuntimeStatus): string {
 	if (!s.open) return `event index: not open (${s.error ?? "unknown reason"})`;
 	const lines = [`event index: ${s.indexDir}`];
 	lines.push(`generation: ${s.generation}${s.readOnly ? " (read-only: a newer version owns it)" : ""}`);
-	if (s.coverage) lines.push(coverageLine(s.coverage));
+	if (s.coverage) lines.push(coverageText(s.coverage, s.progress));
 	if (s.counts)
 		lines.push(`rows: ${s.counts.sources} session files, ${s.counts.events} events, ${s.counts.fragments} fragments`);
 	if (s.catchUpRunning)
@@ -84,9 +99,7 @@ async function reindex(ctx: ExtensionCommandContext, runtime: IndexRuntime, full
 		} else if (outcome.kind === "failed") {
 			say(ctx, `event index: ${what} failed: ${shortReason(outcome.error)}`, "error");
 		} else {
-			const r = outcome.result;
-			const summary = `${r.done} of ${r.total} files checked, ${r.indexed} synced, ${r.failed} failed`;
-			say(ctx, `event index: ${what} done (${summary})\n${formatStatus(await runtime.status())}`);
+			say(ctx, `${reindexSummary(what, outcome.result)}\n${formatStatus(await runtime.status())}`);
 		}
 	} catch (err) {
 		say(ctx, `event index: ${what} failed: ${shortReason(err)}`, "error");
