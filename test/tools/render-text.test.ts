@@ -12,7 +12,6 @@ import {
 	renderSearchText,
 	renderTraceText,
 } from "../../src/tools/render-text.js";
-import { callSummary, resultSummary } from "../../src/tools/tui-render.js";
 
 const CWD = "/home/dev/ws/app";
 const complete: Coverage = {
@@ -298,20 +297,5 @@ describe("helpers", () => {
 		expect(stripPaths("C:\\Users\\me\\x.db and /tmp/a/b")).toBe("…/x.db and …/b");
 		expect(shortReason("z".repeat(500)).length).toBeLessThanOrEqual(160);
 		expect(shortReason(undefined)).toBe("unknown error");
-	});
-
-	it("TUI summaries are short and say partial", () => {
-		expect(callSummary("event_search", { query: "deploy staging", toolNames: ["bash"], errorOnly: true })).toBe(
-			'"deploy staging" toolNames=bash errors',
-		);
-		expect(callSummary("event_read", { sessionId: "01a2371f-007b-772e", entryId: "e1", offset: 4000 })).toBe(
-			"01a2371f-007…/e1 @4000",
-		);
-		expect(resultSummary("event_search", { hits: [1, 2], truncated: false, coverage: partial })).toBe(
-			"2 hits · partial coverage",
-		);
-		expect(resultSummary("event_trace", { children: [1], branchSiblings: [], related: [1, 2], truncated: true })).toBe(
-			"3 edges (cut)",
-		);
 	});
 });
