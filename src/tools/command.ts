@@ -17,6 +17,21 @@ export const STATUS_KEY = "event-index";
 /** Usage line shown for unknown arguments. */
 export const COMMAND_USAGE = "usage: /event-index [status | reindex [--full]]";
 
+/** What `/event-index` accepts, as completions offer it. */
+export const COMMAND_FORMS = ["status", "reindex", "reindex --full"] as const;
+
+/**
+ * Completions of `/event-index <prefix>`. Once the typed text is a whole command, nothing is offered: Pi's Enter
+ * applies a shown completion instead of submitting, so `reindex` would otherwise become `reindex --full` (a
+ * rebuild) and `status` need a second Enter.
+ */
+export function commandCompletions(prefix: string): Array<{ value: string; label: string }> | null {
+	const typed = prefix.trim();
+	if ((COMMAND_FORMS as readonly string[]).includes(typed)) return null;
+	const items = COMMAND_FORMS.filter((v) => v.startsWith(typed));
+	return items.length > 0 ? items.map((v) => ({ value: v, label: v })) : null;
+}
+
 /** The footer text for a catch-up in progress. */
 export function progressText(p: CatchUpProgress): string {
 	const pct = p.total > 0 ? Math.floor((p.done / p.total) * 100) : 0;
