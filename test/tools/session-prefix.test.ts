@@ -12,7 +12,7 @@ import type { EventReadResult } from "../../src/contract.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
-import { readEvent, searchEvents, traceEvent } from "../../src/query/index.js";
+import { readEvent, searchEvents, traceEvent, traceSession } from "../../src/query/index.js";
 import { MIN_SESSION_PREFIX } from "../../src/query/session-prefix.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 import { lineFactory } from "../helpers/session-lines.js";
@@ -78,6 +78,7 @@ describe("session id prefixes", () => {
 		expect(traceEvent(db, { sessionId: " abcd2 ", entryId: ENTRY }, caller()).target.sessionId).toBe(B);
 		const hits = searchEvents(db, { query: "prefixword", sessionId: "abcd2" }, caller()).hits;
 		expect(hits.map((h) => h.sessionId)).toEqual([B]);
+		expect(traceSession(db, { sessionId: "abcd2" }, caller()).session.sessionId).toBe(B);
 		// The unauthorized session does not make an authorized prefix ambiguous.
 		expect(readEvent(db, { sessionId: "abcd1111", entryId: ENTRY }, caller()).event.sessionId).toBe(A);
 	});
@@ -103,6 +104,7 @@ describe("session id prefixes", () => {
 		for (const [name, fn] of [
 			["read", (id: string) => readEvent(db, { sessionId: id, entryId: ENTRY }, caller())],
 			["trace", (id: string) => traceEvent(db, { sessionId: id, entryId: ENTRY }, caller())],
+			["lineage", (id: string) => traceSession(db, { sessionId: id }, caller())],
 		] as const) {
 			const expected = failure(() => fn(missing));
 			expect(expected, name).toMatch(/^QueryError: No such event/);
