@@ -9,7 +9,6 @@ import {
 	BODY_LINES,
 	block,
 	cap,
-	displayCwd,
 	FRAGMENT_LINES,
 	fitWidth,
 	flat,
@@ -61,12 +60,12 @@ function neighbourLine(n: NeighborEvent, width: number, paint: Paint): string {
 }
 
 /** The expanded read view. */
-export function readExpanded(r: EventReadResult, width: number, paint: Paint, cwd?: string): string[] {
+export function readExpanded(r: EventReadResult, width: number, paint: Paint): string[] {
 	const e = r.event;
 	const where = [
 		`session ${shortSession(e.sessionId)}`,
 		e.sessionName ? `"${flat(e.sessionName)}"` : "",
-		shortenPathLeft(displayCwd(e.cwd, cwd), 40),
+		shortenPathLeft(e.cwd, 40),
 		`entry ${e.entryId}`,
 		`${e.branchState}/${e.selectionState}`,
 	].filter(Boolean);

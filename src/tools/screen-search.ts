@@ -10,7 +10,6 @@ import {
 	block,
 	COLLAPSED_HITS,
 	cap,
-	displayCwd,
 	eventRef,
 	fitWidth,
 	flat,
@@ -47,8 +46,8 @@ export function searchCollapsed(r: EventSearchResult, width: number, paint: Pain
 }
 
 /** Session name and cwd within `room` columns: the cwd's last directory comes first, the name gets what is left. */
-function whereOf(hit: EventSearchHit, room: number, cwd?: string): string {
-	const dir = displayCwd(hit.cwd, cwd);
+function whereOf(hit: EventSearchHit, room: number): string {
+	const dir = hit.cwd;
 	const last = visibleWidth(dir.split(/[\\/]/).at(-1) ?? dir) + 2;
 	const nameRoom = Math.min(Math.floor(room / 2), room - last - 3);
 	if (!hit.sessionName || nameRoom < 8) return shortenPathLeft(dir, Math.max(8, room));
@@ -57,11 +56,11 @@ function whereOf(hit: EventSearchHit, room: number, cwd?: string): string {
 }
 
 /** The expanded search view: each hit with where it is, its snippet and the ids that read it. */
-export function searchExpanded(r: EventSearchResult, width: number, paint: Paint, cwd?: string): string[] {
+export function searchExpanded(r: EventSearchResult, width: number, paint: Paint): string[] {
 	const lines = [searchHeadline(r, paint)];
 	r.hits.forEach((hit, i) => {
 		const head = `${i + 1}. ${paint.muted(shortTime(hit.timestamp))} ${paint.accent(kindOf(hit.semanticKind, hit.toolName, hit.isError))}  `;
-		lines.push(...fitWidth([head + paint.muted(whereOf(hit, width - visibleWidth(head), cwd))], width));
+		lines.push(...fitWidth([head + paint.muted(whereOf(hit, width - visibleWidth(head)))], width));
 		lines.push(...block(flat(hit.snippet), width, "   ", BODY_LINES));
 		const extra: string[] = [eventRef(hit.sessionId, hit.entryId)];
 		if (hit.matchingFragmentCount > 1) extra.push(`${hit.matchingFragmentCount} matching fragments`);

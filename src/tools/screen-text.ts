@@ -124,13 +124,6 @@ export function partialMark(c: Coverage | undefined, paint: Paint): string {
 	return c?.partial ? paint.warning(" · partial coverage") : "";
 }
 
-/** A cwd as people read it: relative to the caller's when inside it (`.` for the same). */
-export function displayCwd(dir: string, cwd?: string): string {
-	if (!cwd || !dir.startsWith("/")) return dir;
-	if (dir === cwd) return ".";
-	return dir.startsWith(`${cwd}/`) ? dir.slice(cwd.length + 1) : dir;
-}
-
 /** At most EXPANDED_MAX_LINES lines, the last saying how many were left out. */
 export function cap(lines: string[], width: number, paint: Paint): string[] {
 	if (lines.length <= EXPANDED_MAX_LINES) return lines;

@@ -53,16 +53,15 @@ export function resultLines(
 	expanded: boolean,
 	width: number,
 	paint: Paint,
-	cwd?: string,
 ): string[] {
 	if (!details || typeof details !== "object") return [paint.success("done")];
 	if (tool === "event_search") {
 		const r = details as EventSearchResult;
-		return expanded ? searchExpanded(r, width, paint, cwd) : searchCollapsed(r, width, paint);
+		return expanded ? searchExpanded(r, width, paint) : searchCollapsed(r, width, paint);
 	}
 	if (tool === "event_read") {
 		const r = details as EventReadResult;
-		return expanded ? readExpanded(r, width, paint, cwd) : readCollapsed(r, width, paint);
+		return expanded ? readExpanded(r, width, paint) : readCollapsed(r, width, paint);
 	}
 	const r = details as EventTrace;
 	return expanded ? traceExpanded(r, width, paint) : traceCollapsed(r, width, paint);
@@ -94,6 +93,6 @@ export function renderResultFor(tool: EventToolName) {
 		if (context.isError) {
 			return new FittedLines((width) => block(textOf(result), width, "", ERROR_LINES, paint.error));
 		}
-		return new FittedLines((width) => resultLines(tool, result.details, options.expanded, width, paint, context.cwd));
+		return new FittedLines((width) => resultLines(tool, result.details, options.expanded, width, paint));
 	};
 }

@@ -248,6 +248,11 @@ describe.each([80, 160])("at %i columns", (width) => {
 		expect(text).toContain("   019cc284-1171/253f41d1");
 		expect(text).toContain("日本語");
 		expect(lines.at(-1)).toMatch(/try again in a few seconds\)$/);
+		// A hit from the caller's own project names it too (people read names, not ".").
+		const own = plain(
+			renderResult("event_search", { ...search, hits: [hit(1, { cwd: CWD, sessionName: undefined })] }, true, width),
+		);
+		expect(own[1]).toMatch(/user_text {2}\/home\/dev\/projects\/amber-north$/);
 	});
 
 	it("event_read: collapsed says kind, time and first line; expanded wraps the text to the width", () => {
