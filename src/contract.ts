@@ -197,6 +197,8 @@ export interface TextWindow {
 export interface FragmentWindow extends TextWindow {
 	fragmentId: string;
 	semanticKind: SemanticKind;
+	/** The offset asked for, present only when it was clamped (past the end, or too near it for a full window). */
+	requestedOffset?: number;
 }
 
 export interface NeighborEvent {

@@ -6,7 +6,14 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { CatchUpProgress } from "./ingest/catch-up.js";
-import { COMMAND_NAME, COMMAND_USAGE, progressText, runCommand, STATUS_KEY } from "./tools/command.js";
+import {
+	COMMAND_NAME,
+	COMMAND_USAGE,
+	commandCompletions,
+	progressText,
+	runCommand,
+	STATUS_KEY,
+} from "./tools/command.js";
 import { readTool, searchTool, traceTool } from "./tools/definitions.js";
 import { IndexRuntime } from "./tools/index-runtime.js";
 
@@ -66,12 +73,7 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 
 	pi.registerCommand(COMMAND_NAME, {
 		description: `Event index status or reindex (${COMMAND_USAGE.replace("usage: ", "")})`,
-		getArgumentCompletions: (prefix) => {
-			// Never offer exactly what was typed: Enter would apply that completion instead of submitting.
-			const typed = prefix.trim();
-			const items = ["status", "reindex", "reindex --full"].filter((v) => v.startsWith(typed) && v !== typed);
-			return items.length > 0 ? items.map((v) => ({ value: v, label: v })) : null;
-		},
+		getArgumentCompletions: commandCompletions,
 		handler: (args, ctx) => runCommand(args, ctx, runtime),
 	});
 }

@@ -10,6 +10,7 @@ import type { QueryDb } from "./db.js";
 import { invalid, notFound } from "./errors.js";
 import { childSources, parentSource } from "./forks.js";
 import { findVisibleSourceForSession, type SourceLite } from "./rows.js";
+import { resolveSessionId } from "./session-prefix.js";
 
 /** Request of traceSession. */
 export interface SessionLineageRequest {
@@ -36,7 +37,7 @@ export function traceSession(db: QueryDb, req: SessionLineageRequest, caller: Ca
 		throw invalid('"sessionId" is required.');
 	}
 	const auth = authorizedRoots(caller);
-	const root = findVisibleSourceForSession(db, auth, req.sessionId.trim());
+	const root = findVisibleSourceForSession(db, auth, resolveSessionId(db, auth, req.sessionId));
 	if (root === undefined) throw notFound();
 	const cap = caller.budgets.lineageSessions;
 	let used = 1;

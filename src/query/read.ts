@@ -35,6 +35,7 @@ import {
 	type SourceLite,
 	toMetadata,
 } from "./rows.js";
+import { resolveSessionId } from "./session-prefix.js";
 
 /** Parses and checks a public fragment id `${entryId}#${ord}` against the target entry. */
 function parseFragmentId(fragmentId: string, entryId: string): number {
@@ -200,7 +201,7 @@ export function readEvent(
 			: undefined;
 
 	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, req.sessionId.trim(), entryId);
+	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, req.sessionId), entryId);
 	if (source === undefined) throw notFound();
 	const target = eventById(db, source.id, entryId);
 	if (target === undefined) throw notFound();
@@ -223,6 +224,8 @@ export function readEvent(
 			hasBefore: w.hasBefore,
 			hasAfter: w.hasAfter,
 		};
+		// Said, not silent: the caller learns its offset was moved to keep the window full and inside the text.
+		if (req.offset !== undefined && req.offset !== null && w.offset !== req.offset) window.requestedOffset = req.offset;
 		returned = 1;
 	} else {
 		fragments = fragmentsOf(db, source.id, target.seq, budgets.readFragments).map((f) => {

@@ -13,6 +13,7 @@ import { coalesce, eventKey, foldForkCopies } from "./search/coalesce.js";
 import { toHit } from "./search/hits.js";
 import { planSearch } from "./search/request.js";
 import { relaxedTiers } from "./search/tiers.js";
+import { withResolvedSession } from "./session-prefix.js";
 
 export { MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT };
 
@@ -34,7 +35,8 @@ export function searchEvents(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventSearchResult {
-	const plan = planSearch(db, req, caller);
+	// A session-id prefix is resolved once, here, among the caller's authorized sessions.
+	const plan = planSearch(db, withResolvedSession(db, req, caller), caller);
 	const { searchLimit: limit, otherFragmentIds, snippetChars } = caller.budgets;
 	if (plan.empty) return { hits: [], truncated: false, limit, coverage: coverageOf(db, options) };
 

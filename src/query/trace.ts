@@ -24,6 +24,7 @@ import {
 	type SourceLite,
 	toTraceNode,
 } from "./rows.js";
+import { resolveSessionId } from "./session-prefix.js";
 
 /** Request of event_trace. */
 export interface EventTraceRequest {
@@ -123,7 +124,7 @@ export function traceEvent(
 	}
 	const maxDepth = Math.min(req.depth ?? 1, budgets.traceMaxDepth);
 	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, req.sessionId.trim(), req.entryId.trim());
+	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, req.sessionId), req.entryId.trim());
 	if (source === undefined) throw notFound();
 	const target = eventById(db, source.id, req.entryId.trim());
 	if (target === undefined) throw notFound();

@@ -4,10 +4,10 @@
  * This text is for the user, not the model, so it may name the index directory.
  */
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
-import type { CatchUpProgress } from "../ingest/catch-up.js";
+import type { CatchUpProgress, CatchUpResult } from "../ingest/catch-up.js";
+import { coverageText } from "../text/coverage-text.js";
 import { shortReason } from "./errors.js";
 import type { IndexRuntime, RuntimeStatus } from "./index-runtime.js";
-import { coverageLine } from "./render-text.js";
 
 /** Name of the command (typed as `/event-index`). */
 export const COMMAND_NAME = "event-index";
@@ -17,10 +17,40 @@ export const STATUS_KEY = "event-index";
 /** Usage line shown for unknown arguments. */
 export const COMMAND_USAGE = "usage: /event-index [status | reindex [--full]]";
 
+/** What `/event-index` accepts, as completions offer it. */
+export const COMMAND_FORMS = ["status", "reindex", "reindex --full"] as const;
+
+/**
+ * Completions of `/event-index <prefix>`. Once the typed text is a whole command, nothing is offered: Pi's Enter
+ * applies a shown completion instead of submitting, so `reindex` would otherwise become `reindex --full` (a
+ * rebuild) and `status` need a second Enter.
+ */
+export function commandCompletions(prefix: string): Array<{ value: string; label: string }> | null {
+	const typed = prefix.trim();
+	if ((COMMAND_FORMS as readonly string[]).includes(typed)) return null;
+	const items = COMMAND_FORMS.filter((v) => v.startsWith(typed));
+	return items.length > 0 ? items.map((v) => ({ value: v, label: v })) : null;
+}
+
 /** The footer text for a catch-up in progress. */
 export function progressText(p: CatchUpProgress): string {
 	const pct = p.total > 0 ? Math.floor((p.done / p.total) * 100) : 0;
 	return `event-index: ${p.done}/${p.total} files (${pct}%)`;
+}
+
+/** What a finished catch-up or rebuild did, truthfully: a catch-up with nothing to do says the index was up to date. */
+export function reindexSummary(what: "catch-up" | "rebuild", r: CatchUpResult): string {
+	if (r.total === 0) {
+		return what === "rebuild"
+			? "event index: rebuild done: no session files found"
+			: "event index: catch-up done: already up to date (no session file is new or changed since it was indexed)";
+	}
+	const files = what === "rebuild" ? "session files" : "new or changed session files";
+	const parts = [`${r.indexed} of ${r.total} ${files} indexed`];
+	if (r.removed > 0) parts.push(`${r.removed} gone (removed from the index)`);
+	if (r.failed > 0) parts.push(`${r.failed} failed`);
+	if (r.stopped) parts.push("stopped before the end");
+	return `event index: ${what} done: ${parts.join(", ")}`;
 }
 
 /** Human-readable status, one fact per line. */
@@ -28,7 +58,7 @@ export function formatStatus(s: RuntimeStatus): string {
 	if (!s.open) return `event index: not open (${s.error ?? "unknown reason"})`;
 	const lines = [`event index: ${s.indexDir}`];
 	lines.push(`generation: ${s.generation}${s.readOnly ? " (read-only: a newer version owns it)" : ""}`);
-	if (s.coverage) lines.push(coverageLine(s.coverage));
+	if (s.coverage) lines.push(coverageText(s.coverage, s.progress));
 	if (s.counts)
 		lines.push(`rows: ${s.counts.sources} session files, ${s.counts.events} events, ${s.counts.fragments} fragments`);
 	if (s.catchUpRunning)
@@ -84,9 +114,7 @@ async function reindex(ctx: ExtensionCommandContext, runtime: IndexRuntime, full
 		} else if (outcome.kind === "failed") {
 			say(ctx, `event index: ${what} failed: ${shortReason(outcome.error)}`, "error");
 		} else {
-			const r = outcome.result;
-			const summary = `${r.done} of ${r.total} files checked, ${r.indexed} synced, ${r.failed} failed`;
-			say(ctx, `event index: ${what} done (${summary})\n${formatStatus(await runtime.status())}`);
+			say(ctx, `${reindexSummary(what, outcome.result)}\n${formatStatus(await runtime.status())}`);
 		}
 	} catch (err) {
 		say(ctx, `event index: ${what} failed: ${shortReason(err)}`, "error");

@@ -75,7 +75,9 @@ export function searchTool(runtimeRef: RuntimeRef): ToolDefinition<typeof search
 				const { searchEvents } = await queries();
 				const result = await rt.query(who, (s) => searchEvents(s.index.manager.store.db, params, s.caller, s.options));
 				return {
-					content: [{ type: "text", text: renderSearchText(result, params.query, { cwd: who.cwd }) }],
+					content: [
+						{ type: "text", text: renderSearchText(result, params.query, { cwd: who.cwd, progress: rt.progress }) },
+					],
 					details: result,
 				};
 			});
@@ -92,7 +94,10 @@ export function readTool(runtimeRef: RuntimeRef): ToolDefinition<typeof readPara
 				const who = callIdentity(ctx);
 				const { readEvent } = await queries();
 				const result = await rt.query(who, (s) => readEvent(s.index.manager.store.db, params, s.caller, s.options));
-				return { content: [{ type: "text", text: renderReadText(result, { cwd: who.cwd }) }], details: result };
+				return {
+					content: [{ type: "text", text: renderReadText(result, { cwd: who.cwd, progress: rt.progress }) }],
+					details: result,
+				};
 			});
 		},
 	};
@@ -107,7 +112,10 @@ export function traceTool(runtimeRef: RuntimeRef): ToolDefinition<typeof tracePa
 				const who = callIdentity(ctx);
 				const { traceEvent } = await queries();
 				const result = await rt.query(who, (s) => traceEvent(s.index.manager.store.db, params, s.caller, s.options));
-				return { content: [{ type: "text", text: renderTraceText(result, { cwd: who.cwd }) }], details: result };
+				return {
+					content: [{ type: "text", text: renderTraceText(result, { cwd: who.cwd, progress: rt.progress }) }],
+					details: result,
+				};
 			});
 		},
 	};

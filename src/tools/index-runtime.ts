@@ -125,6 +125,11 @@ export class IndexRuntime {
 		}
 	}
 
+	/** This process's running catch-up or rebuild, if any (a partial coverage says when to retry from its pace). */
+	get progress(): CatchUpProgress | undefined {
+		return this.index?.manager.catchUpRunning ? this.index.manager.progress : undefined;
+	}
+
 	/** Appends to the index's local log (a no-op until the index dir is known). */
 	log(level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>): void {
 		this.logger?.log(level, event, fields);

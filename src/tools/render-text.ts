@@ -5,17 +5,19 @@
  */
 import path from "node:path";
 import type {
-	Coverage,
 	EventMetadata,
 	EventReadResult,
 	EventSearchHit,
 	EventSearchResult,
 	EventTrace,
+	FragmentWindow,
 	TextPreview,
 	TraceEdge,
 	TraceNode,
 } from "../contract.js";
+import type { CatchUpProgress } from "../ingest/catch-up.js";
 import { clipText } from "../query/errors.js";
+import { coverageText } from "../text/coverage-text.js";
 
 /** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
 export const MAX_TOOL_TEXT_CHARS = 48_000;
@@ -40,6 +42,8 @@ function joinFields(parts: string[]): string {
 export interface RenderContext {
 	/** The caller's cwd: paths inside the rendered metadata are made relative to it. */
 	cwd: string;
+	/** This process's running catch-up, if any: a partial coverage then says when to retry from its pace. */
+	progress?: CatchUpProgress;
 }
 
 /** Collapses whitespace so one item stays on one line. */
@@ -60,14 +64,6 @@ export function capText(text: string, max = MAX_TOOL_TEXT_CHARS): string {
 	if (chars.length <= max) return text;
 	const note = `\n[output cut at ${max} of ${chars.length} characters; read one fragment with matchingFragmentId and offset to see the rest]`;
 	return chars.slice(0, Math.max(0, max - note.length)).join("") + note;
-}
-
-/** The coverage line every result ends with; says "partial" when answers may be incomplete. */
-export function coverageLine(c: Coverage): string {
-	const note = c.note ?? `${c.indexed} of ${c.known} session files indexed`;
-	const text =
-		note.startsWith("partial") || note.startsWith("complete") ? note : `${c.partial ? "partial" : "complete"}: ${note}`;
-	return c.partial ? `coverage: ${text} (results may be incomplete)` : `coverage: ${text}`;
 }
 
 function states(branch: string, selection: string): string {
@@ -145,7 +141,7 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 			"Next: event_read with one hit's sessionId and entryId (add matchingFragmentId to read that fragment in full).",
 		);
 	}
-	lines.push(coverageLine(result.coverage));
+	lines.push(coverageText(result.coverage, ctx.progress));
 	return capText(lines.join("\n"));
 }
 
@@ -182,6 +178,13 @@ function neighbourLine(e: EventMetadata, preview: TextPreview | undefined, relat
 	return preview && preview.text !== "" ? `${head}: ${oneLine(preview.text)}` : head;
 }
 
+/** Why a window does not start where it was asked to. */
+export function clampNote(w: FragmentWindow): string {
+	const asked = w.requestedOffset ?? w.offset;
+	const past = asked >= w.totalChars ? ` is past the end (${w.totalChars} characters)` : "";
+	return `offset ${asked}${past}: clamped to ${w.offset}, the last ${w.range.end - w.range.start} characters`;
+}
+
 /** Text of an event_read result. */
 export function renderReadText(result: EventReadResult, ctx: RenderContext): string {
 	const lines: string[] = [`event ${metadataLine(result.event, ctx)}`];
@@ -189,6 +192,7 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 	if (result.window) {
 		const w = result.window;
 		const paging: string[] = [];
+		if (w.requestedOffset !== undefined) paging.push(clampNote(w));
 		if (w.hasBefore) paging.push("more before");
 		if (w.hasAfter) paging.push(`more after: offset=${w.range.end}`);
 		lines.push(
@@ -220,7 +224,7 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 		const chosen = fork.chosen ? ` chosen=${ref(fork.chosen)}` : "";
 		lines.push(`fork (${fork.kind}) at ${ref(fork.at)}: candidates ${fork.candidates.map(ref).join(", ")}${chosen}`);
 	}
-	lines.push(coverageLine(result.coverage));
+	lines.push(coverageText(result.coverage, ctx.progress));
 	return capText(lines.join("\n"));
 }
 
@@ -268,6 +272,6 @@ export function renderTraceText(result: EventTrace, ctx: RenderContext): string 
 	section("related", result.related);
 	if (result.truncated) lines.push("(edges cut at the trace budget)");
 	lines.push("Read any node with event_read (sessionId + entryId); nodes in another session show sessionId/entryId.");
-	lines.push(coverageLine(result.coverage));
+	lines.push(coverageText(result.coverage, ctx.progress));
 	return capText(lines.join("\n"));
 }

@@ -8,8 +8,11 @@ import { type Static, type TSchema, Type } from "typebox";
 import type { EventReadRequest } from "../contract.js";
 import type { EventTraceRequest } from "../query/index.js";
 import { SEARCH_FILTERS, type SearchFilter } from "../query/search/filters.js";
+import { MIN_SESSION_PREFIX } from "../query/session-prefix.js";
 
-const sessionId = Type.String({ description: "Session id from an event_search hit (sessionId)." });
+const sessionId = Type.String({
+	description: `Session id from an event_search hit (sessionId), or a unique prefix of it (at least ${MIN_SESSION_PREFIX} characters).`,
+});
 const entryId = Type.String({ description: "Entry id from an event_search hit (entryId)." });
 
 /** The TypeBox schema of one declared filter's value. */

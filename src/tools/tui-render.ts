@@ -1,71 +1,70 @@
 /**
- * Compact TUI rendering of the tools: a one-line call header and a one-line result summary, with the model-facing
- * text shown (bounded) when the row is expanded. The summary builders are pure; the Pi renderers wrap them in Text.
+ * Pi's renderCall and renderResult for the three tools: components that lay their lines out for the width Pi gives
+ * them (screen-*.ts build the lines; this module only adapts Pi's theme and row state). Collapsed rows say what was
+ * found; expanded rows are formatted for the screen, never the model's raw text.
  */
 import type { AgentToolResult, Theme, ToolDefinition, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
-import { type Component, Text } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../contract.js";
-import { oneLine } from "./render-text.js";
+import { callLines } from "./screen-call.js";
+import { readCollapsed, readExpanded } from "./screen-read.js";
+import { searchCollapsed, searchExpanded } from "./screen-search.js";
+import { block, type EventToolName, fitWidth, type Paint } from "./screen-text.js";
+import { traceCollapsed, traceExpanded } from "./screen-trace.js";
+
+export type { EventToolName } from "./screen-text.js";
 
 /** Pi's per-row render context (not exported by name from Pi's index). */
 type ToolRenderContext = Parameters<NonNullable<ToolDefinition["renderCall"]>>[2];
 
-/** The three tool names. */
-export type EventToolName = "event_search" | "event_read" | "event_trace";
+/** Lines of an error shown in a row. */
+const ERROR_LINES = 4;
 
-/** Lines of the model text shown when a row is expanded. */
-export const EXPANDED_MAX_LINES = 60;
-/** Longest call header argument text. */
-const CALL_ARG_CHARS = 80;
-
-function clip(text: string, max: number): string {
-	const chars = Array.from(text);
-	return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+/** Pi's theme as the screen builders' colours. */
+export function paintOf(theme: Theme): Paint {
+	return {
+		title: (t) => theme.fg("toolTitle", theme.bold(t)),
+		accent: (t) => theme.fg("accent", t),
+		muted: (t) => theme.fg("muted", t),
+		dim: (t) => theme.fg("dim", t),
+		success: (t) => theme.fg("success", t),
+		warning: (t) => theme.fg("warning", t),
+		error: (t) => theme.fg("error", t),
+	};
 }
 
-/** The argument part of the call header, e.g. `"deploy staging" tool=bash` or `01a2…/09c7d8dd#0 @4000`. */
-export function callSummary(tool: EventToolName, args: Record<string, unknown> | undefined): string {
-	const a = args ?? {};
-	const str = (k: string) => (typeof a[k] === "string" ? (a[k] as string) : undefined);
-	if (tool === "event_search") {
-		const parts = [JSON.stringify(str("query") ?? "")];
-		if (str("sessionId")) parts.push(`session=${clip(str("sessionId") as string, 12)}`);
-		for (const key of ["kinds", "roles", "toolNames", "branchStates", "selectionStates"]) {
-			const v = a[key];
-			if (Array.isArray(v) && v.length > 0) parts.push(`${key}=${v.join(",")}`);
-		}
-		if (a.errorOnly === true) parts.push("errors");
-		return clip(oneLine(parts.join(" ")), CALL_ARG_CHARS);
+/** A component whose lines are laid out again for each width (every line fits it). */
+export class FittedLines implements Component {
+	constructor(private readonly build: (width: number) => string[]) {}
+
+	render(width: number): string[] {
+		return fitWidth(this.build(Math.max(1, width)), width);
 	}
-	const target = `${clip(str("sessionId") ?? "?", 13)}/${str("matchingFragmentId") ?? str("entryId") ?? "?"}`;
-	const extra: string[] = [];
-	if (typeof a.offset === "number") extra.push(`@${a.offset}`);
-	if (str("order") === "append") extra.push("append");
-	if (typeof a.depth === "number") extra.push(`depth ${a.depth}`);
-	return clip([target, ...extra].join(" "), CALL_ARG_CHARS);
+
+	invalidate(): void {
+		// Lines are built on each render: nothing is cached.
+	}
 }
 
-/** One-line summary of a successful result's details. */
-export function resultSummary(tool: EventToolName, details: unknown): string {
-	if (!details || typeof details !== "object") return "done";
-	const partial = (details as { coverage?: { partial?: boolean } }).coverage?.partial ? " · partial coverage" : "";
+/** The lines of a successful result, collapsed or expanded. */
+export function resultLines(
+	tool: EventToolName,
+	details: unknown,
+	expanded: boolean,
+	width: number,
+	paint: Paint,
+): string[] {
+	if (!details || typeof details !== "object") return [paint.success("done")];
 	if (tool === "event_search") {
 		const r = details as EventSearchResult;
-		const n = r.hits?.length ?? 0;
-		return `${n} hit${n === 1 ? "" : "s"}${r.truncated ? " (more matched)" : ""}${partial}`;
+		return expanded ? searchExpanded(r, width, paint) : searchCollapsed(r, width, paint);
 	}
 	if (tool === "event_read") {
 		const r = details as EventReadResult;
-		const who = [r.event?.role, r.event?.toolName].filter(Boolean).join(" ") || r.event?.entryType;
-		const body = r.window
-			? `window ${r.window.range.start}-${r.window.range.end} of ${r.window.totalChars}`
-			: `${r.fragmentCoverage?.returned ?? 0}/${r.fragmentCoverage?.total ?? 0} fragments`;
-		return `${who} · ${body} · ${r.neighbors?.length ?? 0} neighbours${partial}`;
+		return expanded ? readExpanded(r, width, paint) : readCollapsed(r, width, paint);
 	}
 	const r = details as EventTrace;
-	const edges =
-		(r.parent ? 1 : 0) + (r.children?.length ?? 0) + (r.branchSiblings?.length ?? 0) + (r.related?.length ?? 0);
-	return `${edges} edge${edges === 1 ? "" : "s"}${r.truncated ? " (cut)" : ""}${partial}`;
+	return expanded ? traceExpanded(r, width, paint) : traceCollapsed(r, width, paint);
 }
 
 function textOf(result: AgentToolResult<unknown>): string {
@@ -77,11 +76,8 @@ function textOf(result: AgentToolResult<unknown>): string {
 
 /** Pi's renderCall for one tool. */
 export function renderCallFor(tool: EventToolName) {
-	return (args: Record<string, unknown>, theme: Theme, context: ToolRenderContext): Component => {
-		const text = (context.lastComponent as Text | undefined) ?? new Text("", 0, 0);
-		text.setText(`${theme.fg("toolTitle", theme.bold(`${tool} `))}${theme.fg("muted", callSummary(tool, args))}`);
-		return text;
-	};
+	return (args: Record<string, unknown>, theme: Theme, _context: ToolRenderContext): Component =>
+		new FittedLines((width) => callLines(tool, args, width, paintOf(theme)));
 }
 
 /** Pi's renderResult for one tool. */
@@ -92,23 +88,11 @@ export function renderResultFor(tool: EventToolName) {
 		theme: Theme,
 		context: ToolRenderContext,
 	): Component => {
-		const text = (context.lastComponent as Text | undefined) ?? new Text("", 0, 0);
-		if (options.isPartial) {
-			text.setText(theme.fg("warning", "searching the event index…"));
-			return text;
-		}
+		const paint = paintOf(theme);
+		if (options.isPartial) return new FittedLines(() => [paint.warning("searching the event index…")]);
 		if (context.isError) {
-			text.setText(theme.fg("error", clip(oneLine(textOf(result)), 200)));
-			return text;
+			return new FittedLines((width) => block(textOf(result), width, "", ERROR_LINES, paint.error));
 		}
-		let out = theme.fg("success", resultSummary(tool, result.details));
-		if (options.expanded) {
-			const lines = textOf(result).split("\n");
-			const shown = lines.slice(0, EXPANDED_MAX_LINES).map((l) => clip(l, 240));
-			if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`);
-			out += `\n${theme.fg("dim", shown.join("\n"))}`;
-		}
-		text.setText(out);
-		return text;
+		return new FittedLines((width) => resultLines(tool, result.details, options.expanded, width, paint));
 	};
 }

@@ -136,7 +136,7 @@ describe("the extension in the real pi CLI", () => {
 		expect(generation, before.stderr).toBeDefined();
 		const rebuild = await piRun(["/event-index reindex --full"]);
 		expectOk(rebuild);
-		expect(rebuild.stderr).toMatch(/event index: rebuild done \((\d+) of \1 files checked, \1 synced, 0 failed\)/);
+		expect(rebuild.stderr).toMatch(/event index: rebuild done: (\d+) of \1 session files indexed\n/);
 		const status = await piRun(["/event-index"]);
 		expectOk(status);
 		expect(status.stderr).toContain(`event index: ${join(agentDir, "event-index")}`);

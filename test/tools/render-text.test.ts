@@ -2,17 +2,16 @@
 import { describe, expect, it } from "vitest";
 import type { Coverage, EventReadResult, EventSearchHit, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { QueryError } from "../../src/query/index.js";
+import { coverageText } from "../../src/text/coverage-text.js";
 import { shortReason, stripPaths, toPublicError } from "../../src/tools/errors.js";
 import {
 	capText,
-	coverageLine,
 	displayPath,
 	MAX_TOOL_TEXT_CHARS,
 	renderReadText,
 	renderSearchText,
 	renderTraceText,
 } from "../../src/tools/render-text.js";
-import { callSummary, resultSummary } from "../../src/tools/tui-render.js";
 
 const CWD = "/home/dev/ws/app";
 const complete: Coverage = {
@@ -84,7 +83,7 @@ describe("renderSearchText", () => {
 			cwd: CWD,
 		});
 		expect(none).toBe(
-			'No events match "nothing": no event contains any of its terms.\ncoverage: partial: 120 of 340 session files indexed, 220 pending, catch-up running (results may be incomplete)',
+			'No events match "nothing": no event contains any of its terms.\ncoverage: partial: 120 of 340 session files indexed, 220 pending, catch-up running (results may be incomplete; try again in a few seconds)',
 		);
 		const many = renderSearchText({ hits: [hit(1)], truncated: true, limit: 1, coverage: complete }, "m", { cwd: CWD });
 		expect(many.split("\n")[0]).toContain("more matched; showing the best 1");
@@ -269,13 +268,13 @@ describe("renderTraceText", () => {
 		expect(text).toContain("  file [inferred]: file src/a.ts");
 		expect(text).toContain("  session-fork-child [inferred]: entryId=CHILD/866ab77e");
 		expect(text).toContain("(edges cut at the trace budget)");
-		expect(text).toMatch(/coverage: partial: .* \(results may be incomplete\)$/);
+		expect(text).toMatch(/coverage: partial: .* \(results may be incomplete; try again in a few seconds\)$/);
 		expect(text).not.toMatch(ABSOLUTE);
 	});
 });
 
 describe("helpers", () => {
-	it("displayPath, capText and coverageLine", () => {
+	it("displayPath, capText and coverageText", () => {
 		expect(displayPath(CWD, CWD)).toBe(".");
 		expect(displayPath(`${CWD}/x/y`, CWD)).toBe("x/y");
 		expect(displayPath("rel/p", CWD)).toBe("rel/p");
@@ -285,7 +284,7 @@ describe("helpers", () => {
 		const cut = capText(emoji, 200);
 		expect(Array.from(cut).length).toBeLessThanOrEqual(200);
 		expect(cut).not.toContain("\uFFFD");
-		expect(coverageLine({ ...complete, note: undefined })).toBe("coverage: complete: 3 of 3 session files indexed");
+		expect(coverageText({ ...complete, note: undefined })).toBe("coverage: complete: 3 of 3 session files indexed");
 	});
 
 	it("public errors: QueryError as is, anything else generic with paths stripped", () => {
@@ -298,20 +297,5 @@ describe("helpers", () => {
 		expect(stripPaths("C:\\Users\\me\\x.db and /tmp/a/b")).toBe("…/x.db and …/b");
 		expect(shortReason("z".repeat(500)).length).toBeLessThanOrEqual(160);
 		expect(shortReason(undefined)).toBe("unknown error");
-	});
-
-	it("TUI summaries are short and say partial", () => {
-		expect(callSummary("event_search", { query: "deploy staging", toolNames: ["bash"], errorOnly: true })).toBe(
-			'"deploy staging" toolNames=bash errors',
-		);
-		expect(callSummary("event_read", { sessionId: "01a2371f-007b-772e", entryId: "e1", offset: 4000 })).toBe(
-			"01a2371f-007…/e1 @4000",
-		);
-		expect(resultSummary("event_search", { hits: [1, 2], truncated: false, coverage: partial })).toBe(
-			"2 hits · partial coverage",
-		);
-		expect(resultSummary("event_trace", { children: [1], branchSiblings: [], related: [1, 2], truncated: true })).toBe(
-			"3 edges (cut)",
-		);
 	});
 });
