@@ -53,7 +53,8 @@ export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][],
 /**
  * Fold fork copies: Pi's `--fork` copies entries verbatim (same entry id, same text) into a child session whose
  * header names the parent. When both copies matched, the child's is dropped from the list and named in the
- * original's `forkCopies` (it stays readable by its own identity). Different sessions sharing an entry id by
+ * original's `forkCopies` (it stays readable by its own identity). Two forks of one parent (the parent deleted or
+ * not visible) fold into the earlier fork the same way. Different sessions sharing an entry id by
  * chance (v1 ids) are left alone: the child must name the other as an ancestor and the matched text must agree.
  * Only the first `window` groups are compared.
  */
@@ -77,6 +78,14 @@ export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number
 		parentPathCandidates(child)
 			.map((p) => byPath.get(p))
 			.find(Boolean);
+	/** Two forks of one parent (that may itself be gone): the earlier session holds the copy. */
+	const earlierSibling = (a: SourceLite, b: SourceLite) => {
+		const parents = new Set(parentPathCandidates(a));
+		if (parents.size === 0 || !parentPathCandidates(b).some((p) => parents.has(p))) return false;
+		return (
+			(a.headerTimestamp ?? "") < (b.headerTimestamp ?? "") || (a.headerTimestamp === b.headerTimestamp && a.id < b.id)
+		);
+	};
 	const isAncestor = (a: SourceLite, b: SourceLite) => {
 		let cur: SourceLite | undefined = b;
 		for (let depth = 0; cur && depth < 16; depth++) {
@@ -100,7 +109,7 @@ export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number
 			if (!o) continue;
 			for (const copy of gs) {
 				const c = sources.get(copy.best.sourceId);
-				if (copy === original || dropped.has(copy) || !c || !isAncestor(o, c)) continue;
+				if (copy === original || dropped.has(copy) || !c || !(isAncestor(o, c) || earlierSibling(o, c))) continue;
 				if (!sameText(original.best, copy.best)) continue;
 				dropped.add(copy);
 				original.forkCopies = [
