@@ -9,8 +9,12 @@ import { lowerLikeUnicode61 } from "./natural-query.js";
 import { unicode61Tokens } from "./query-compiler.js";
 import { searchText } from "./search-text.js";
 
+const ASCII = /^[ -~]*$/;
+
 /** A token as the index stores it: diacritics removed (remove_diacritics 2), then lowercased as unicode61 does. */
 export function foldToken(token: string): string {
+	// Most tokens are ASCII: nothing to remove, and unicode61 lowercases ASCII as JavaScript does.
+	if (ASCII.test(token)) return token.toLowerCase();
 	return lowerLikeUnicode61(
 		token
 			.normalize("NFD")

@@ -33,7 +33,7 @@ function editorText(text: string): string {
 	if (rules.length < 2) return "";
 	return text
 		.split("\n")
-		.slice(rules.at(-2)! + 1, rules.at(-1))
+		.slice((rules.at(-2) ?? -1) + 1, rules.at(-1))
 		.join("\n")
 		.trim();
 }

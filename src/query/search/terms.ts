@@ -19,6 +19,12 @@ export interface SearchTerm {
 	label: string;
 	/** FTS5 expression: the forms of the term OR-ed. */
 	match: string;
+	/**
+	 * The same forms, each once: what the relaxed tier ranks with. The exact form written twice in `match` (bm25 then
+	 * ranks it above inflections) costs a second full doclist scan for bm25's idf, and the OR of many terms pays
+	 * that per term.
+	 */
+	anyForm: string;
 	/** Tokens of the exact form, for proximity and snippets. */
 	tokens: string[];
 	/** Every form (exact first, then inflections) as folded token sequences, for term-presence.ts. */
@@ -40,8 +46,10 @@ function sequence(text: string, prefix = false): string {
  * an event with the word as typed ranks above one with only an inflected form. English stems are not used as
  * prefixes (measured: they cost recall on identifiers); the prefix of a unit ending in a lone CJK character is.
  */
-function unitMatch(unit: QueryTerm): string {
-	const forms = [sequence(unit.text), ...unit.variants.map((v) => sequence(v))];
+function unitMatch(unit: QueryTerm, distinct = false): string {
+	const typed = [sequence(unit.text), ...unit.variants.map((v) => sequence(v))];
+	// An exact unit (identifier, phrase) keeps its doubled weight: it is rare, so cheap, and what a question hinges on.
+	const forms = distinct && unit.variants.length > 1 ? [...new Set(typed)] : typed;
 	if (unit.prefix !== undefined && hasCjk(unit.prefix)) forms.push(sequence(unit.prefix, true));
 	const match = `(${forms.join(" OR ")})`;
 	const tagShaped = [unit.text, ...unit.variants].some((v) => v.split(" ").some((t) => looksLikeTag(t)));
@@ -60,10 +68,18 @@ export function searchTerms(query: string): SearchTerm[] {
 	if ("error" in analyzed) throw invalid(analyzed.error);
 	const terms = analyzed.terms
 		.filter((t) => !t.optional)
-		.map((t) => ({ label: t.text, match: unitMatch(t), tokens: t.text.split(" "), forms: formsOf(t), quoted: false }));
+		.map((t) => ({
+			label: t.text,
+			match: unitMatch(t),
+			anyForm: unitMatch(t, true),
+			tokens: t.text.split(" "),
+			forms: formsOf(t),
+			quoted: false,
+		}));
 	const phrases = analyzed.phrases.map((p) => ({
 		label: `"${p.text}"`,
 		match: unitMatch(p),
+		anyForm: unitMatch(p, true),
 		tokens: p.text.split(" "),
 		forms: formsOf(p),
 		quoted: true,

@@ -47,7 +47,7 @@ function documentFrequency(db: QueryDb, term: SearchTerm): number {
 		get<{ n: number }>(
 			db,
 			"SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? LIMIT ?)",
-			[term.match, DF_COUNT_CAP],
+			[term.anyForm, DF_COUNT_CAP],
 		)?.n ?? 0
 	);
 }
@@ -116,7 +116,7 @@ export function relaxedTiers(
 		.slice(0, MAX_RELAXED_TERMS);
 	if (live.length === 0 && phrases.length === 0) return result;
 
-	const anyTerm = live.length > 0 ? `(${live.map((t) => t.match).join(" OR ")})` : undefined;
+	const anyTerm = live.length > 0 ? `(${live.map((t) => t.anyForm).join(" OR ")})` : undefined;
 	const required = phrases.map((t) => t.match);
 	// Per fragment: its bm25 against the OR (exact where the OR list had it), the per-term scores it summed
 	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
@@ -139,7 +139,7 @@ export function relaxedTiers(
 	// A rare term alone: its events are found however common the others are. A common term's own list would
 	// only repeat the OR's newest window, and its df probe already walked that far.
 	live.forEach((term, i) => {
-		if (live.length > 1 && (dfs.get(term) ?? 0) < DF_COUNT_CAP) gather([...required, term.match], TERM_CANDIDATES, i);
+		if (live.length > 1 && (dfs.get(term) ?? 0) < DF_COUNT_CAP) gather([...required, term.anyForm], TERM_CANDIDATES, i);
 	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
 	if (required.length > 0) gather(required, TERM_CANDIDATES, -1);
