@@ -17,22 +17,19 @@ const entryId = Type.String({ description: "Entry id from an event_search hit (e
 
 /** The TypeBox schema of one declared filter's value. */
 function filterSchema(f: SearchFilter<never>): TSchema {
-	const description = f.description;
-	switch (f.shape.type) {
+	const { description, shape } = f;
+	switch (shape.type) {
 		case "string":
 		case "path":
 			return Type.String({ description });
 		case "boolean":
 			return Type.Boolean({ description });
 		case "strings":
-			return Type.Array(f.shape.values ? StringEnum(f.shape.values) : Type.String(), { description });
+			return Type.Array(shape.values ? StringEnum(shape.values) : Type.String(), { description });
 		case "time-range":
 			return Type.Object(
 				Object.fromEntries(
-					f.flags.map((flag) => [
-						flag.key ?? flag.flag,
-						Type.Optional(Type.String({ description: "ISO date or date-time, inclusive." })),
-					]),
+					f.flags.map((flag) => [flag.key ?? flag.flag, Type.Optional(Type.String({ description: shape.bound }))]),
 				),
 				{ description },
 			);
