@@ -8,10 +8,10 @@ import { type Static, type TSchema, Type } from "typebox";
 import type { EventReadRequest } from "../contract.js";
 import type { EventTraceRequest } from "../query/index.js";
 import { SEARCH_FILTERS, type SearchFilter } from "../query/search/filters.js";
-import { MIN_SESSION_PREFIX } from "../query/session-prefix.js";
+import { SESSION_PREFIX_HELP } from "../query/session-prefix.js";
 
 const sessionId = Type.String({
-	description: `Session id from an event_search hit (sessionId), or a unique prefix of it (at least ${MIN_SESSION_PREFIX} characters).`,
+	description: `Session id from an event_search hit (sessionId), ${SESSION_PREFIX_HELP}.`,
 });
 const entryId = Type.String({ description: "Entry id from an event_search hit (entryId)." });
 

@@ -14,6 +14,7 @@ import { type AuthorizedRoots, isInsideRoot, normalizeRoot, pathInsideSql, type 
 import type { CallerContext } from "../caller.js";
 import { all, type QueryDb } from "../db.js";
 import { invalidField } from "../errors.js";
+import { SESSION_PREFIX_HELP } from "../session-prefix.js";
 
 /** What a filter's tag and SQL forms may consult. */
 export interface FilterContext {
@@ -164,9 +165,9 @@ const listFilter = (
 const sessionFilter: SearchFilter<string> = {
 	field: "sessionId",
 	shape: { type: "string" },
-	description: "Only this session (also the way to search the current one).",
+	description: `Only this session id, ${SESSION_PREFIX_HELP} (also the way to search the current one).`,
 	promptName: "session",
-	flags: [{ flag: "session", value: "ID", help: "only this session id" }],
+	flags: [{ flag: "session", value: "ID", help: `only this session id, ${SESSION_PREFIX_HELP}` }],
 	parse(v) {
 		if (v === undefined || v === null) return undefined;
 		if (typeof v !== "string" || v.trim() === "") throw invalidField("sessionId", "must be a string.");
