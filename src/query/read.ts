@@ -16,7 +16,7 @@ import { previewText, windowText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
-import { echo, invalid, notFound } from "./errors.js";
+import { echo, invalid, invalidField, notFound } from "./errors.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import {
 	childrenOf,
@@ -42,7 +42,10 @@ function parseFragmentId(fragmentId: string, entryId: string): number {
 	const hash = fragmentId.lastIndexOf("#");
 	const ord = hash > 0 ? Number(fragmentId.slice(hash + 1)) : Number.NaN;
 	if (hash <= 0 || fragmentId.slice(0, hash) !== entryId || !Number.isInteger(ord) || ord < 0) {
-		throw invalid(`"matchingFragmentId" must be a fragment of entry ${echo(entryId)}, like "${echo(entryId)}#0".`);
+		throw invalidField(
+			"matchingFragmentId",
+			`must be a fragment of entry ${echo(entryId)}, like "${echo(entryId)}#0".`,
+		);
 	}
 	return ord;
 }
@@ -50,7 +53,7 @@ function parseFragmentId(fragmentId: string, entryId: string): number {
 function neighbourCount(name: string, value: unknown, fallback: number, max: number): number {
 	if (value === undefined || value === null) return Math.min(fallback, max);
 	if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-		throw invalid(`"${name}" must be a non-negative integer.`);
+		throw invalidField(name, "must be a non-negative integer.");
 	}
 	// Callers may ask for fewer, never for more than the configured maximum.
 	return Math.min(value, max);
@@ -181,18 +184,18 @@ export function readEvent(
 	options: QueryOptions = {},
 ): EventReadResult {
 	if (req === null || typeof req !== "object") throw invalid("The read request must be an object.");
-	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalid('"sessionId" is required.');
-	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalid('"entryId" is required.');
+	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalidField("sessionId", "is required.");
+	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalidField("entryId", "is required.");
 	const order = req.order ?? "branch";
-	if (order !== "branch" && order !== "append") throw invalid('"order" must be "branch" or "append".');
+	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
 	const budgets = caller.budgets;
 	const before = neighbourCount("before", req.before, budgets.defaultNeighbors, budgets.maxNeighbors);
 	const after = neighbourCount("after", req.after, budgets.defaultNeighbors, budgets.maxNeighbors);
 	if (req.offset !== undefined && req.offset !== null) {
 		if (typeof req.offset !== "number" || !Number.isInteger(req.offset) || req.offset < 0) {
-			throw invalid('"offset" must be a non-negative integer (code points).');
+			throw invalidField("offset", "must be a non-negative integer (code points).");
 		}
-		if (req.matchingFragmentId === undefined) throw invalid('"offset" needs "matchingFragmentId".');
+		if (req.matchingFragmentId === undefined) throw invalidField("offset", 'needs "matchingFragmentId".');
 	}
 	const entryId = req.entryId.trim();
 	const targetOrd =
@@ -212,7 +215,9 @@ export function readEvent(
 	let returned: number;
 	if (targetOrd !== undefined) {
 		const frag = fragmentByOrd(db, source.id, target.seq, targetOrd);
-		if (frag === undefined) throw invalid(`Entry ${echo(entryId)} has no fragment #${targetOrd}.`);
+		if (frag === undefined) {
+			throw invalidField("matchingFragmentId", `names no fragment of entry ${echo(entryId)}: it has no #${targetOrd}.`);
+		}
 		const w = windowText(frag.text, req.offset ?? 0, budgets.windowChars);
 		window = {
 			fragmentId: `${entryId}#${frag.ord}`,

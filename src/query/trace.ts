@@ -7,7 +7,7 @@ import type { EventTrace, TraceEdge, TraceEdgeKind } from "../contract.js";
 import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, get, type QueryDb } from "./db.js";
-import { invalid, notFound } from "./errors.js";
+import { invalid, invalidField, notFound } from "./errors.js";
 import { childSources, parentSource } from "./forks.js";
 import {
 	childrenOf,
@@ -114,12 +114,12 @@ export function traceEvent(
 	options: QueryOptions = {},
 ): EventTrace {
 	if (req === null || typeof req !== "object") throw invalid("The trace request must be an object.");
-	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalid('"sessionId" is required.');
-	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalid('"entryId" is required.');
+	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalidField("sessionId", "is required.");
+	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalidField("entryId", "is required.");
 	const budgets = caller.budgets;
 	if (req.depth !== undefined && req.depth !== null) {
 		if (typeof req.depth !== "number" || !Number.isInteger(req.depth) || req.depth < 1) {
-			throw invalid('"depth" must be a positive integer.');
+			throw invalidField("depth", "must be a positive integer.");
 		}
 	}
 	const maxDepth = Math.min(req.depth ?? 1, budgets.traceMaxDepth);
