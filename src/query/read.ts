@@ -13,10 +13,11 @@ import type {
 	NeighborEvent,
 } from "../contract.js";
 import { previewText, windowText } from "../text/preview.js";
-import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
+import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
-import { echo, invalid, invalidField, notFound } from "./errors.js";
+import { echo, invalidField } from "./errors.js";
+import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import {
 	childrenOf,
@@ -25,7 +26,6 @@ import {
 	type EventLite,
 	eventById,
 	FORK_CANDIDATE_CAP,
-	findVisibleSourceForEntry,
 	firstPreview,
 	fragmentByOrd,
 	fragmentCount,
@@ -35,7 +35,6 @@ import {
 	type SourceLite,
 	toMetadata,
 } from "./rows.js";
-import { resolveSessionId } from "./session-prefix.js";
 
 /** Parses and checks a public fragment id `${entryId}#${ord}` against the target entry. */
 function parseFragmentId(fragmentId: string, entryId: string): number {
@@ -183,9 +182,7 @@ export function readEvent(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventReadResult {
-	if (req === null || typeof req !== "object") throw invalid("The read request must be an object.");
-	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalidField("sessionId", "is required.");
-	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalidField("entryId", "is required.");
+	const ids = eventTargetIds(req, "read");
 	const order = req.order ?? "branch";
 	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
 	const budgets = caller.budgets;
@@ -197,17 +194,13 @@ export function readEvent(
 		}
 		if (req.matchingFragmentId === undefined) throw invalidField("offset", 'needs "matchingFragmentId".');
 	}
-	const entryId = req.entryId.trim();
+	const { entryId } = ids;
 	const targetOrd =
 		req.matchingFragmentId !== undefined && req.matchingFragmentId !== null
 			? parseFragmentId(String(req.matchingFragmentId), entryId)
 			: undefined;
 
-	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, req.sessionId), entryId);
-	if (source === undefined) throw notFound();
-	const target = eventById(db, source.id, entryId);
-	if (target === undefined) throw notFound();
+	const { auth, source, target } = findEventTarget(db, caller, ids);
 
 	const total = fragmentCount(db, source.id, target.seq);
 	let fragments: FragmentView[] = [];
