@@ -3,7 +3,6 @@
  * this is the readable view of the same data.
  */
 import type {
-	Coverage,
 	EventMetadata,
 	EventReadResult,
 	EventSearchHit,
@@ -14,6 +13,7 @@ import type {
 	TraceNode,
 } from "../contract.js";
 import type { SessionList } from "../query/index.js";
+import { coverageText } from "../text/coverage-text.js";
 import { highlightTerms, PLAIN, type Style } from "./colour.js";
 
 /** `1.5 MB`, `812 B`. */
@@ -62,10 +62,6 @@ function previewSuffix(p: TextPreview): string {
 	return p.truncated
 		? ` (${p.shownRanges.reduce((n, r) => n + r.end - r.start, 0)} of ${p.totalChars} chars shown)`
 		: "";
-}
-
-function coverageLine(c: Coverage): string {
-	return `coverage: ${c.note ?? (c.partial ? "partial" : "complete")}`;
 }
 
 function who(e: { role?: string; toolName?: string; entryType: string }): string {
@@ -167,7 +163,7 @@ export function formatSearch(
 			"",
 			`read the top hit: pi-event-index read ${top.sessionId} ${top.entryId} --fragment ${top.matchingFragmentId}`,
 		);
-	out.push(coverageLine(r.coverage));
+	out.push(coverageText(r.coverage));
 	return out.join("\n");
 }
 
@@ -193,7 +189,7 @@ export function formatSessions(
 	}
 	if (r.truncated)
 		out.push("", `more than ${r.limit} sessions: narrow with --since/--until or --cwd, or raise --limit`);
-	out.push(coverageLine(r.coverage));
+	out.push(coverageText(r.coverage));
 	return out.join("\n");
 }
 
@@ -249,7 +245,7 @@ export function formatRead(r: EventReadResult): string {
 		);
 		out.push(`fork (${f.kind}) at ${f.at.entryId}: ${candidates.join(", ")}${chosen}`);
 	}
-	out.push("", coverageLine(r.coverage));
+	out.push("", coverageText(r.coverage));
 	return out.join("\n");
 }
 
@@ -285,6 +281,6 @@ export function formatTrace(t: EventTrace): string {
 	if (t.related.length) out.push("related:");
 	for (const e of t.related) out.push(edgeLine(e, sid));
 	if (t.truncated) out.push("(more edges than the budget allows were left out)");
-	out.push("", coverageLine(t.coverage));
+	out.push("", coverageText(t.coverage));
 	return out.join("\n");
 }

@@ -9,6 +9,7 @@
 
 import type { Coverage } from "../contract.js";
 import { type CatchUpResult, catchUpHolder, indexLocks, type LockHolderInfo, rebuildBlocker } from "../index-admin.js";
+import { coverageText } from "../text/coverage-text.js";
 import { IndexDirError, IndexUnavailableError, openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import type { CliContext } from "./context.js";
 import { CliError, interruptedError } from "./errors.js";
@@ -182,7 +183,7 @@ export function formatReindex(r: ReindexReport): string {
 	];
 	if (r.waitedMs >= 1000) out.push(`waited ${formatDuration(r.waitedMs)} for another process's lock`);
 	for (const e of x.errors) out.push(`  failed: ${e.path}: ${e.error}`);
-	out.push(`coverage: ${r.coverage.note}`);
+	out.push(coverageText(r.coverage));
 	out.push(`index: ${r.indexDir} (generation ${r.generation})`);
 	return out.join("\n");
 }

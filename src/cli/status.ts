@@ -13,6 +13,7 @@ import {
 	openIndexSnapshot,
 	pointerFile,
 } from "../index-admin.js";
+import { coverageText } from "../text/coverage-text.js";
 import { type DiscoveryRoot, IndexUnavailableError } from "../workspace-index.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
@@ -118,7 +119,7 @@ export function formatStatus(r: StatusReport): string {
 				out.push(`            ${c.failedSources} failed sources, ${c.skippedLines} skipped lines`);
 			}
 		}
-		if (r.coverage) out.push(`coverage    ${r.coverage.note}`);
+		if (r.coverage) out.push(coverageText(r.coverage));
 		if (r.size) {
 			out.push(
 				`size        ${formatBytes(r.size.generationBytes)} (+${formatBytes(r.size.walBytes)} WAL), ${formatBytes(r.size.directoryBytes)} in the directory`,

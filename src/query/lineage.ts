@@ -7,7 +7,7 @@ import type { SessionLineage, SessionLineageNode } from "../contract.js";
 import { authorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import type { QueryDb } from "./db.js";
-import { invalid, notFound } from "./errors.js";
+import { invalidField, notFound } from "./errors.js";
 import { childSources, parentSource } from "./forks.js";
 import { findVisibleSourceForSession, type SourceLite } from "./rows.js";
 import { resolveSessionId } from "./session-prefix.js";
@@ -34,7 +34,7 @@ function lineageNode(s: SourceLite, generation: number): SessionLineageNode {
  */
 export function traceSession(db: QueryDb, req: SessionLineageRequest, caller: CallerContext): SessionLineage {
 	if (req === null || typeof req !== "object" || typeof req.sessionId !== "string" || req.sessionId.trim() === "") {
-		throw invalid('"sessionId" is required.');
+		throw invalidField("sessionId", "is required.");
 	}
 	const auth = authorizedRoots(caller);
 	const root = findVisibleSourceForSession(db, auth, resolveSessionId(db, auth, req.sessionId));

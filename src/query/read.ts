@@ -13,10 +13,11 @@ import type {
 	NeighborEvent,
 } from "../contract.js";
 import { previewText, windowText } from "../text/preview.js";
-import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
+import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
-import { echo, invalid, notFound } from "./errors.js";
+import { echo, invalidField } from "./errors.js";
+import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import {
 	childrenOf,
@@ -25,7 +26,6 @@ import {
 	type EventLite,
 	eventById,
 	FORK_CANDIDATE_CAP,
-	findVisibleSourceForEntry,
 	firstPreview,
 	fragmentByOrd,
 	fragmentCount,
@@ -35,14 +35,16 @@ import {
 	type SourceLite,
 	toMetadata,
 } from "./rows.js";
-import { resolveSessionId } from "./session-prefix.js";
 
 /** Parses and checks a public fragment id `${entryId}#${ord}` against the target entry. */
 function parseFragmentId(fragmentId: string, entryId: string): number {
 	const hash = fragmentId.lastIndexOf("#");
 	const ord = hash > 0 ? Number(fragmentId.slice(hash + 1)) : Number.NaN;
 	if (hash <= 0 || fragmentId.slice(0, hash) !== entryId || !Number.isInteger(ord) || ord < 0) {
-		throw invalid(`"matchingFragmentId" must be a fragment of entry ${echo(entryId)}, like "${echo(entryId)}#0".`);
+		throw invalidField(
+			"matchingFragmentId",
+			`must be a fragment of entry ${echo(entryId)}, like "${echo(entryId)}#0".`,
+		);
 	}
 	return ord;
 }
@@ -50,7 +52,7 @@ function parseFragmentId(fragmentId: string, entryId: string): number {
 function neighbourCount(name: string, value: unknown, fallback: number, max: number): number {
 	if (value === undefined || value === null) return Math.min(fallback, max);
 	if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-		throw invalid(`"${name}" must be a non-negative integer.`);
+		throw invalidField(name, "must be a non-negative integer.");
 	}
 	// Callers may ask for fewer, never for more than the configured maximum.
 	return Math.min(value, max);
@@ -180,31 +182,25 @@ export function readEvent(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventReadResult {
-	if (req === null || typeof req !== "object") throw invalid("The read request must be an object.");
-	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalid('"sessionId" is required.');
-	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalid('"entryId" is required.');
+	const ids = eventTargetIds(req, "read");
 	const order = req.order ?? "branch";
-	if (order !== "branch" && order !== "append") throw invalid('"order" must be "branch" or "append".');
+	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
 	const budgets = caller.budgets;
 	const before = neighbourCount("before", req.before, budgets.defaultNeighbors, budgets.maxNeighbors);
 	const after = neighbourCount("after", req.after, budgets.defaultNeighbors, budgets.maxNeighbors);
 	if (req.offset !== undefined && req.offset !== null) {
 		if (typeof req.offset !== "number" || !Number.isInteger(req.offset) || req.offset < 0) {
-			throw invalid('"offset" must be a non-negative integer (code points).');
+			throw invalidField("offset", "must be a non-negative integer (code points).");
 		}
-		if (req.matchingFragmentId === undefined) throw invalid('"offset" needs "matchingFragmentId".');
+		if (req.matchingFragmentId === undefined) throw invalidField("offset", 'needs "matchingFragmentId".');
 	}
-	const entryId = req.entryId.trim();
+	const { entryId } = ids;
 	const targetOrd =
 		req.matchingFragmentId !== undefined && req.matchingFragmentId !== null
 			? parseFragmentId(String(req.matchingFragmentId), entryId)
 			: undefined;
 
-	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, req.sessionId), entryId);
-	if (source === undefined) throw notFound();
-	const target = eventById(db, source.id, entryId);
-	if (target === undefined) throw notFound();
+	const { auth, source, target } = findEventTarget(db, caller, ids);
 
 	const total = fragmentCount(db, source.id, target.seq);
 	let fragments: FragmentView[] = [];
@@ -212,7 +208,9 @@ export function readEvent(
 	let returned: number;
 	if (targetOrd !== undefined) {
 		const frag = fragmentByOrd(db, source.id, target.seq, targetOrd);
-		if (frag === undefined) throw invalid(`Entry ${echo(entryId)} has no fragment #${targetOrd}.`);
+		if (frag === undefined) {
+			throw invalidField("matchingFragmentId", `names no fragment of entry ${echo(entryId)}: it has no #${targetOrd}.`);
+		}
 		const w = windowText(frag.text, req.offset ?? 0, budgets.windowChars);
 		window = {
 			fragmentId: `${entryId}#${frag.ord}`,

@@ -12,6 +12,9 @@ import { echo, invalid } from "./errors.js";
 /** Shortest prefix accepted for a session id (shorter input must be a whole id). */
 export const MIN_SESSION_PREFIX = 4;
 
+/** How a session id may be abbreviated, for every place that takes one (tool schemas, the search filter, CLI help). */
+export const SESSION_PREFIX_HELP = `or a unique prefix of it (at least ${MIN_SESSION_PREFIX} characters)`;
+
 /** Most candidates an ambiguous prefix names. */
 export const MAX_PREFIX_CANDIDATES = 5;
 

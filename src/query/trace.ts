@@ -4,10 +4,11 @@
  * Transitive traversal of related edges is opt-in (`depth` > 1) and bounded by the budgets.
  */
 import type { EventTrace, TraceEdge, TraceEdgeKind } from "../contract.js";
-import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
+import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, get, type QueryDb } from "./db.js";
-import { invalid, notFound } from "./errors.js";
+import { invalidField } from "./errors.js";
+import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
 import {
 	childrenOf,
@@ -17,14 +18,12 @@ import {
 	type EventLite,
 	eventById,
 	FORK_CANDIDATE_CAP,
-	findVisibleSourceForEntry,
 	linkedTo,
 	parseFiles,
 	type QueryOptions,
 	type SourceLite,
 	toTraceNode,
 } from "./rows.js";
-import { resolveSessionId } from "./session-prefix.js";
 
 /** Request of event_trace. */
 export interface EventTraceRequest {
@@ -113,21 +112,15 @@ export function traceEvent(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventTrace {
-	if (req === null || typeof req !== "object") throw invalid("The trace request must be an object.");
-	if (typeof req.sessionId !== "string" || req.sessionId.trim() === "") throw invalid('"sessionId" is required.');
-	if (typeof req.entryId !== "string" || req.entryId.trim() === "") throw invalid('"entryId" is required.');
+	const ids = eventTargetIds(req, "trace");
 	const budgets = caller.budgets;
 	if (req.depth !== undefined && req.depth !== null) {
 		if (typeof req.depth !== "number" || !Number.isInteger(req.depth) || req.depth < 1) {
-			throw invalid('"depth" must be a positive integer.');
+			throw invalidField("depth", "must be a positive integer.");
 		}
 	}
 	const maxDepth = Math.min(req.depth ?? 1, budgets.traceMaxDepth);
-	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, req.sessionId), req.entryId.trim());
-	if (source === undefined) throw notFound();
-	const target = eventById(db, source.id, req.entryId.trim());
-	if (target === undefined) throw notFound();
+	const { auth, source, target } = findEventTarget(db, caller, ids);
 
 	const cap = budgets.traceEdges;
 	const previewChars = budgets.neighborPreviewChars;

@@ -17,6 +17,9 @@ export type RelativeUnit = keyof typeof RELATIVE_UNITS;
 /** One sentence describing the accepted relative forms (schema, help and docs derive from it). */
 export const RELATIVE_TIME_HELP = `or an age back from now: a number and h (hours), d (days), w (weeks) or m (months), e.g. 7d`;
 
+/** What a time value may be, absolute or relative (the time filter's schema and its errors derive from it). */
+export const TIME_VALUE_HELP = `an ISO date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z, ${RELATIVE_TIME_HELP}`;
+
 const PATTERN = /^(\d{1,6})\s*([hdwm])$/i;
 
 /** `{ amount, unit }` when `text` is a relative time such as "7d" or "12h", else undefined. */

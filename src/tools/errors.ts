@@ -4,7 +4,7 @@
  * goes to the local log only.
  */
 import { clipText, MAX_ERROR_CHARS, QueryError } from "../query/errors.js";
-import { isStoreDamage, sqliteErrorCode } from "../store/db.js";
+import { DISK_FULL_REASON, isDiskFull, isStoreDamage, sqliteErrorCode } from "../store/db.js";
 
 /** Longest reason shown after "event index unavailable: ". */
 const MAX_REASON_CHARS = 160;
@@ -44,16 +44,19 @@ export class PublicError extends Error {}
 /** What a SQLite failure means to the model, by result code; SQLite's own text never crosses the boundary. */
 function sqliteReason(code: string): string {
 	if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "the index is busy; try again shortly";
-	if (code === "SQLITE_FULL") return "the disk holding the index is full";
 	if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_CANTOPEN")) {
 		return "the index cannot be written or opened";
 	}
 	return "internal index error (details are in the index log)";
 }
 
-/** Why the index is unavailable, fit for the model: SQLite failures by meaning, anything else short and path-free. */
+/**
+ * Why the index is unavailable, fit for the model: damage and a full disk (SQLite's or the file system's) in the
+ * store's words, other SQLite failures by meaning, anything else short and path-free.
+ */
 export function publicReason(err: unknown): string {
 	if (isStoreDamage(err)) return DAMAGED_REASON;
+	if (isDiskFull(err)) return DISK_FULL_REASON;
 	const code = sqliteErrorCode(err);
 	return code ? sqliteReason(code) : shortReason(err);
 }

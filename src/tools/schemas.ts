@@ -8,31 +8,28 @@ import { type Static, type TSchema, Type } from "typebox";
 import type { EventReadRequest } from "../contract.js";
 import type { EventTraceRequest } from "../query/index.js";
 import { SEARCH_FILTERS, type SearchFilter } from "../query/search/filters.js";
-import { MIN_SESSION_PREFIX } from "../query/session-prefix.js";
+import { SESSION_PREFIX_HELP } from "../query/session-prefix.js";
 
 const sessionId = Type.String({
-	description: `Session id from an event_search hit (sessionId), or a unique prefix of it (at least ${MIN_SESSION_PREFIX} characters).`,
+	description: `Session id from an event_search hit (sessionId), ${SESSION_PREFIX_HELP}.`,
 });
 const entryId = Type.String({ description: "Entry id from an event_search hit (entryId)." });
 
 /** The TypeBox schema of one declared filter's value. */
 function filterSchema(f: SearchFilter<never>): TSchema {
-	const description = f.description;
-	switch (f.shape.type) {
+	const { description, shape } = f;
+	switch (shape.type) {
 		case "string":
 		case "path":
 			return Type.String({ description });
 		case "boolean":
 			return Type.Boolean({ description });
 		case "strings":
-			return Type.Array(f.shape.values ? StringEnum(f.shape.values) : Type.String(), { description });
+			return Type.Array(shape.values ? StringEnum(shape.values) : Type.String(), { description });
 		case "time-range":
 			return Type.Object(
 				Object.fromEntries(
-					f.flags.map((flag) => [
-						flag.key ?? flag.flag,
-						Type.Optional(Type.String({ description: "ISO date or date-time, inclusive." })),
-					]),
+					f.flags.map((flag) => [flag.key ?? flag.flag, Type.Optional(Type.String({ description: shape.bound }))]),
 				),
 				{ description },
 			);

@@ -211,7 +211,10 @@ describe("bad command lines: exit 2, one line naming the problem", () => {
 		[["search", "x", "--to", "2026-13-45", "--no-sync"], /--to must be an ISO date/],
 		[["search", "x", "--branch-state", "chosen", "--no-sync"], /--branch-state has unknown value\(s\) chosen/],
 		[["search", "x", "--selection-state", "maybe", "--no-sync"], /--selection-state has unknown value\(s\) maybe/],
-		[["read", RICH, "84051c10", "--fragment", "7", "--no-sync"], /Entry 84051c10 has no fragment #7/],
+		[
+			["read", RICH, "84051c10", "--fragment", "7", "--no-sync"],
+			/--fragment names no fragment of entry 84051c10: it has no #7/,
+		],
 		[["status", "--json=yes"], /option --json takes no value/],
 		[["help", "nothing"], /no help for unknown command "nothing"/],
 	];

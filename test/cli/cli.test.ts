@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
+import type { Coverage, EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
+import { coverageText } from "../../src/text/coverage-text.js";
 import { type CliRun, cli, hasStack, hermeticEnv, json, makeAgentDir, PRINT_TOOL, RICH } from "./cli-harness.js";
 
 let base: string;
@@ -89,6 +90,8 @@ describe("reindex and status", () => {
 		expect(h.stdout).toContain(`index dir   ${join(agentDir, "event-index")}`);
 		expect(h.stdout).toMatch(/counts {6}10 sources, \d+ events, \d+ fragments/);
 		expect(h.stdout).toMatch(/catch-up {2}free/);
+		// Coverage worded as the tools word it.
+		expect(h.stdout.split("\n")).toContain(coverageText(s.coverage as Coverage));
 	});
 
 	it("--index-dir and PI_EVENT_INDEX_DIR move the index; status of a missing index says how to build it", async () => {
@@ -126,6 +129,7 @@ describe("search", () => {
 		expect(h.stdout).toContain(`${r.hits.length} hits for "answer"`);
 		expect(h.stdout).toContain(`1. ${top?.sessionId} ${top?.entryId}`);
 		expect(h.stdout).toContain(`read the top hit: pi-event-index read ${top?.sessionId} ${top?.entryId}`);
+		expect(h.stdout.split("\n")).toContain(coverageText(r.coverage));
 	});
 
 	it("global options are accepted anywhere on the line", async () => {

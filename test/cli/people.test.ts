@@ -163,6 +163,10 @@ describe("--json errors", () => {
 			[["search", "x", "--bogus"], 2, { code: "unknown_option", field: "--bogus" }],
 			[["read", RICH], 2, { code: "wrong_arguments" }],
 			[["read", RICH, "nope0000", "--no-sync"], 1, { code: "not_found" }],
+			// Bad arguments the read and trace services find name their flag or argument too.
+			[["read", RICH, "84051c10", "--fragment", "7", "--no-sync"], 2, { code: "invalid_value", field: "--fragment" }],
+			[["read", " ", "84051c10", "--no-sync"], 2, { code: "invalid_value", field: "SESSION" }],
+			[["trace", RICH, " ", "--no-sync"], 2, { code: "invalid_value", field: "ENTRY" }],
 			[["status", "--agent-dir", join(base, "missing")], 1, { code: "agent_dir_missing", field: "--agent-dir" }],
 		];
 		for (const [args, code, error] of cases) {

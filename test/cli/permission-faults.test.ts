@@ -6,6 +6,8 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, stat
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Coverage } from "../../src/contract.js";
+import { coverageText } from "../../src/text/coverage-text.js";
 import { collectOutput } from "../helpers/children.js";
 import { grantCheckoutAccess, IS_ROOT, UNPRIVILEGED } from "../helpers/unprivileged.js";
 import { cli, hermeticEnv, makeAgentDir, startCli } from "./cli-harness.js";
@@ -97,8 +99,17 @@ describe.runIf(IS_ROOT || process.getuid?.() !== 0)("permission faults", () => {
 
 			const noSync = await asUser(["search", "kaboom", "--no-sync", "--json", ...globals(indexDir)]);
 			expect(noSync.code, noSync.stderr).toBe(0);
-			const answer = JSON.parse(noSync.stdout) as { coverage: { partial: boolean; failed: number } };
+			const answer = JSON.parse(noSync.stdout) as { coverage: Coverage };
 			expect(answer.coverage).toMatchObject({ partial: true, failed: 1 });
+
+			// The human views word partial coverage as the tools do: what it means, and that waiting will not help.
+			const [statusText, searchText] = await Promise.all([
+				asUser(["status", ...globals(indexDir)]),
+				asUser(["search", "kaboom", "--no-sync", ...globals(indexDir)]),
+			]);
+			expect(coverageText(answer.coverage)).toMatch(/waiting will not change this\)$/);
+			expect(statusText.stdout.split("\n")).toContain(coverageText(cov as Coverage));
+			expect(searchText.stdout.split("\n")).toContain(coverageText(answer.coverage));
 		} finally {
 			chmodSync(unreadable, 0o644);
 		}

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchEvents } from "../../src/query/index.js";
+import { DISK_FULL_REASON } from "../../src/store/db.js";
 import { readPointer } from "../../src/store/generations.js";
 import { toPublicError } from "../../src/tools/errors.js";
 import { IndexRuntime } from "../../src/tools/index-runtime.js";
@@ -109,7 +110,7 @@ describe("a full disk under the index", () => {
 		});
 		try {
 			const message = await rt.query({ cwd: base }, () => "answered").catch((e: unknown) => toPublicError(e).message);
-			expect(message).toBe("event index unavailable: the disk holding the index is full");
+			expect(message).toBe(`event index unavailable: ${DISK_FULL_REASON}`);
 			expectPlain(message);
 		} finally {
 			await rt.close();

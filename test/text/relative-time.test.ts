@@ -6,7 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { QueryError } from "../../src/query/errors.js";
 import { parseFilters } from "../../src/query/search/filters.js";
-import { parseRelativeTime, resolveRelativeTime, resolveTime } from "../../src/text/relative-time.js";
+import {
+	parseRelativeTime,
+	RELATIVE_TIME_HELP,
+	resolveRelativeTime,
+	resolveTime,
+	TIME_VALUE_HELP,
+} from "../../src/text/relative-time.js";
 import { searchParameters } from "../../src/tools/schemas.js";
 
 const NOW = new Date("2026-03-31T12:00:00.000Z");
@@ -52,9 +58,18 @@ describe("the time filter accepts relative times (tools and CLI alike)", () => {
 		expect(bad.message).toMatch(/^"time\.from" must be an ISO date .*an age back from now.*7d/);
 	});
 
-	it("the tool schema's time description, derived from the declaration, documents the relative form", () => {
-		const time = (searchParameters.properties as Record<string, { description?: string }>).time;
-		expect(time?.description).toMatch(/h \(hours\), d \(days\), w \(weeks\) or m \(months\)/);
+	it("the tool schema's from and to, derived from the declaration, say what a time may be as its errors do", () => {
+		const props = searchParameters.properties as Record<string, unknown>;
+		const time = props.time as { properties: Record<string, { description: string }> };
+		expect(Object.keys(time.properties).sort()).toEqual(["from", "to"]);
+		for (const end of Object.values(time.properties)) {
+			expect(end.description).toContain(TIME_VALUE_HELP);
+			expect(end.description).toContain(RELATIVE_TIME_HELP);
+			expect(end.description).toMatch(/h \(hours\), d \(days\), w \(weeks\) or m \(months\)/);
+			expect(end.description).toContain("inclusive");
+		}
+		const bad = rejection(() => parseFilters({ query: "x", time: { to: "someday" } }, NOW));
+		expect(bad.message).toBe(`"time.to" must be ${TIME_VALUE_HELP}.`);
 	});
 });
 

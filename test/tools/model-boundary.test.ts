@@ -9,11 +9,12 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEvent, searchEvents } from "../../src/query/index.js";
+import { DISK_FULL_REASON } from "../../src/store/db.js";
 import { toPublicError } from "../../src/tools/errors.js";
 import { IndexRuntime } from "../../src/tools/index-runtime.js";
 import { renderReadText, renderSearchText } from "../../src/tools/render-text.js";
 import { lineFactory } from "../helpers/session-lines.js";
-import { expectModelSafe } from "./model-boundary.js";
+import { expectModelSafe, SQLITE_PHRASES } from "./model-boundary.js";
 
 const HUGE = 200_000;
 const SESSION = "b0b0b0b0-0000-4000-8000-00000000b0b0";
@@ -99,6 +100,36 @@ describe("budgets on every field", () => {
 	});
 });
 
+/**
+ * Real failures of storage under `dir`: SQLITE_FULL (a page limit), SQLITE_READONLY, SQLITE_CANTOPEN (a directory
+ * as the database) and ENOSPC (a write to /dev/full).
+ */
+function storageFailures(dir: string): Array<Error & { code?: string }> {
+	const file = join(dir, "small.sqlite");
+	const out: Array<Error & { code?: string }> = [];
+	const attempt = (fn: () => unknown) => {
+		try {
+			fn();
+			out.push(new Error("did not fail"));
+		} catch (e) {
+			out.push(e as Error);
+		}
+	};
+	const small = new Database(file);
+	small.exec("CREATE TABLE IF NOT EXISTS t (x TEXT)");
+	small.pragma("max_page_count = 3");
+	attempt(() => {
+		for (let i = 0; i < 10; i++) small.prepare("INSERT INTO t VALUES (?)").run("x".repeat(8192));
+	});
+	small.close();
+	const readOnly = new Database(file, { readonly: true });
+	attempt(() => readOnly.exec("INSERT INTO t VALUES ('y')"));
+	readOnly.close();
+	attempt(() => new Database(dir).prepare("SELECT 1").get());
+	attempt(() => writeFileSync("/dev/full", "x"));
+	return out;
+}
+
 describe("model-boundary scan", () => {
 	it("no SQLite text and no path fragment in any failure", async () => {
 		const failures: string[] = [];
@@ -132,6 +163,10 @@ describe("model-boundary scan", () => {
 		}
 		a.close();
 		b.close();
+		// Real failures a store meets on a bad disk: full, read-only, cannot open.
+		const raw = storageFailures(join(tmp, "Jane Doe", "private stuff"));
+		expect(raw.map((e) => e.code)).toEqual(["SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "ENOSPC"]);
+		for (const e of raw) failures.push(toPublicError(e).message);
 		// A bad request with a huge, path-like input.
 		await rt
 			.query(who(), (s) =>
@@ -143,7 +178,27 @@ describe("model-boundary scan", () => {
 				),
 			)
 			.catch((e: unknown) => failures.push(toPublicError(e).message));
-		expect(failures).toHaveLength(5);
+		expect(failures).toHaveLength(9);
 		for (const text of failures) expectModelSafe(text, [tmp, agentDir]);
+		// The scan would have caught SQLite's own words for each of them.
+		for (const e of raw.filter((x) => String(x.code).startsWith("SQLITE_"))) {
+			expect(() => expectModelSafe(e.message, [])).toThrow();
+		}
+	});
+
+	it("the scan flags every phrase of SQLite's wording, in any case", () => {
+		for (const phrase of SQLITE_PHRASES) {
+			expect(() => expectModelSafe(`event index unavailable: ${phrase.toUpperCase()}`, []), phrase).toThrow();
+		}
+		expectModelSafe(`event index unavailable: ${DISK_FULL_REASON}`, []);
+	});
+
+	it("a full disk, SQLite's or the file system's, reads in the store's words", () => {
+		const [full, , , nospace] = storageFailures(tmp);
+		expect(full?.code).toBe("SQLITE_FULL");
+		expect(nospace?.code).toBe("ENOSPC");
+		for (const e of [full, nospace]) {
+			expect(toPublicError(e).message).toBe(`event index unavailable: ${DISK_FULL_REASON}`);
+		}
 	});
 });

@@ -2,9 +2,23 @@
 import { sep } from "node:path";
 import { expect } from "vitest";
 
-/** SQLite's own wording (messages and result codes) that must never reach the model. */
-const SQLITE_TEXT =
-	/SQLITE_|malformed|disk image|fts5|no such table|sqlite_master|database is locked|constraint failed/i;
+/** SQLite's own wording (result codes and pieces of its messages) that must never reach the model. */
+export const SQLITE_PHRASES = [
+	"SQLITE_",
+	"malformed",
+	"disk image",
+	"fts5",
+	"no such table",
+	"sqlite_master",
+	"database is locked",
+	"constraint failed",
+	"disk I/O error",
+	"database or disk is full",
+	"unable to open database file",
+	"readonly database",
+] as const;
+
+const SQLITE_TEXT = new RegExp(SQLITE_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i");
 
 /** Every directory segment of `paths` (spaces included), each of which must be absent from `text`. */
 function segments(paths: string[]): string[] {

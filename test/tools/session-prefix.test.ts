@@ -14,6 +14,7 @@ import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent, searchEvents, traceEvent, traceSession } from "../../src/query/index.js";
 import { MIN_SESSION_PREFIX } from "../../src/query/session-prefix.js";
+import { readParameters, searchParameters, traceParameters } from "../../src/tools/schemas.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
@@ -127,6 +128,19 @@ describe("session id prefixes", () => {
 		const short = "abcd1111".slice(0, MIN_SESSION_PREFIX - 1);
 		expect(failure(() => readEvent(store.db, { sessionId: short, entryId: ENTRY }, caller()))).toMatch(
 			/^QueryError: No such event/,
+		);
+	});
+
+	it(`every description of a session id says a unique prefix of ${MIN_SESSION_PREFIX}+ characters is accepted`, async () => {
+		const minimum = `at least ${MIN_SESSION_PREFIX} characters`;
+		const sessionOf = (schema: { properties: object }) =>
+			(schema.properties as Record<string, { description?: string }>).sessionId?.description;
+		for (const schema of [searchParameters, readParameters, traceParameters]) {
+			expect(sessionOf(schema)).toContain(`unique prefix of it (${minimum})`);
+		}
+		const help = await cli(["search", "--help"], { env: hermeticEnv(join(tmp, "home")), cwd: tmp });
+		expect(help.stdout).toMatch(
+			new RegExp(`--session ID +only this session id, or a unique prefix of it \\(${minimum}\\)`),
 		);
 	});
 

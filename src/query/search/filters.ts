@@ -9,11 +9,12 @@ import type { BranchState, EventSearchRequest, SelectionState } from "../../cont
 import { SEMANTIC_KINDS } from "../../contract.js";
 import { didYouMean } from "../../text/did-you-mean.js";
 import { dayRangeTags, tag } from "../../text/fragment-tags.js";
-import { RELATIVE_TIME_HELP, resolveTime } from "../../text/relative-time.js";
+import { resolveTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
 import { type AuthorizedRoots, isInsideRoot, normalizeRoot, pathInsideSql, type SqlClause } from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { all, type QueryDb } from "../db.js";
 import { invalidField } from "../errors.js";
+import { SESSION_PREFIX_HELP } from "../session-prefix.js";
 
 /** What a filter's tag and SQL forms may consult. */
 export interface FilterContext {
@@ -28,7 +29,8 @@ export type FilterShape =
 	| { type: "path" }
 	| { type: "strings"; values?: readonly string[] }
 	| { type: "boolean" }
-	| { type: "time-range" };
+	/** `bound`: what each end (from, to) may be. */
+	| { type: "time-range"; bound: string };
 
 /** One CLI flag of a filter; `key` names the sub-field of an object-valued filter (time.from). */
 export interface FilterFlag {
@@ -125,10 +127,7 @@ function isoTime(name: string, value: unknown, now: Date): string | undefined {
 	if (value === undefined || value === null || value === "") return undefined;
 	const resolved = typeof value === "string" ? resolveTime(value, now) : undefined;
 	if (resolved === undefined) {
-		throw invalidField(
-			name,
-			`must be an ISO date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z, ${RELATIVE_TIME_HELP}.`,
-		);
+		throw invalidField(name, `must be ${TIME_VALUE_HELP}.`);
 	}
 	return resolved;
 }
@@ -166,9 +165,9 @@ const listFilter = (
 const sessionFilter: SearchFilter<string> = {
 	field: "sessionId",
 	shape: { type: "string" },
-	description: "Only this session (also the way to search the current one).",
+	description: `Only this session id, ${SESSION_PREFIX_HELP} (also the way to search the current one).`,
 	promptName: "session",
-	flags: [{ flag: "session", value: "ID", help: "only this session id" }],
+	flags: [{ flag: "session", value: "ID", help: `only this session id, ${SESSION_PREFIX_HELP}` }],
 	parse(v) {
 		if (v === undefined || v === null) return undefined;
 		if (typeof v !== "string" || v.trim() === "") throw invalidField("sessionId", "must be a string.");
@@ -237,8 +236,8 @@ export interface TimeRange {
 
 const timeFilter: SearchFilter<TimeRange> = {
 	field: "time",
-	shape: { type: "time-range" },
-	description: `Entry timestamp range, inclusive; from and to are ISO dates or date-times, ${RELATIVE_TIME_HELP} (from "7d" = the last seven days).`,
+	shape: { type: "time-range", bound: `One end of the range, inclusive: ${TIME_VALUE_HELP}.` },
+	description: 'Entry timestamp range (from "7d" = the last seven days).',
 	promptName: "time range",
 	// --since/--until say the same as --from/--to and read better with an age (--since 7d).
 	flags: [
