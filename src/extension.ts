@@ -68,7 +68,8 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 		const closing = runtime;
 		runtime = undefined;
 		if (ctx.hasUI) safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
-		await closing?.close();
+		// Lines written after the last turn (and a turn_end sync that gave up on another writer's lock) go in now.
+		await closing?.finish(ctx.cwd, ctx.sessionManager.getSessionFile());
 	});
 
 	pi.registerCommand(COMMAND_NAME, {

@@ -55,6 +55,11 @@ const HOT_PATH_BATCH_BYTES = 256 << 10;
 export const HOT_PATH_BUSY_TIMEOUT_MS = 0;
 /** How long (asynchronously) the hot path keeps retrying a lock held elsewhere before answering from the index. */
 export const HOT_PATH_BUSY_WAIT_MS = 1_000;
+/**
+ * How long the last sync of a closing Pi session waits for a lock held elsewhere: nobody is waiting for an answer,
+ * and lines written after the last turn would otherwise stay unindexed until the next catch-up.
+ */
+export const SHUTDOWN_BUSY_WAIT_MS = 5_000;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 /** The hot path's checkpoint scheduler (none for a read-only store). */
@@ -145,8 +150,8 @@ export class IndexManager {
 		return true;
 	}
 
-	/** Brings one file up to date (the hot path before every tool call). */
-	async syncFile(path: string): Promise<SyncResult> {
+	/** Brings one file up to date (the hot path before every tool call); `busyWaitMs` bounds the wait for the lock. */
+	async syncFile(path: string, busyWaitMs = HOT_PATH_BUSY_WAIT_MS): Promise<SyncResult> {
 		const store = await this.refresh();
 		if (store.readOnly || this.syncer.unchanged(path)) return unchangedResult();
 		// Tell a catch-up in any process to let this write in between its batches.
@@ -156,7 +161,7 @@ export class IndexManager {
 				batchBytes: HOT_PATH_BATCH_BYTES,
 				between: yieldToLoop,
 				busyTimeoutMs: HOT_PATH_BUSY_TIMEOUT_MS,
-				busyWaitMs: HOT_PATH_BUSY_WAIT_MS,
+				busyWaitMs,
 			});
 		} finally {
 			writeDone(this.options.indexDir);

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import type { Coverage } from "../contract.js";
 import type { CatchUpProgress } from "../ingest/catch-up.js";
 import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
+import { SHUTDOWN_BUSY_WAIT_MS } from "../ingest/index-manager.js";
 import type { RebuildOutcome } from "../ingest/rebuild.js";
 import type { SyncStatus } from "../ingest/sync-source.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
@@ -231,12 +232,12 @@ export class IndexRuntime {
 		return current;
 	}
 
-	/** Brings the current session file up to date (turn_end); never throws. */
-	async syncSessionFile(cwd: string, file: string | undefined): Promise<SyncStatus | undefined> {
+	/** Brings the current session file up to date (turn_end, shutdown); never throws. */
+	async syncSessionFile(cwd: string, file: string | undefined, busyWaitMs?: number): Promise<SyncStatus | undefined> {
 		const path = resolveSessionFile(cwd, file);
 		if (!path || !this.index || this.closed || !existsSync(path)) return undefined;
 		try {
-			const result = await this.index.manager.syncFile(path);
+			const result = await this.index.manager.syncFile(path, busyWaitMs);
 			if (result.status === "busy") this.log("info", "sync_busy", { file: path });
 			return result.status;
 		} catch (err) {
@@ -265,6 +266,12 @@ export class IndexRuntime {
 			problems: index.problems,
 			logFile: this.logger?.file,
 		};
+	}
+
+	/** The session is ending: its file's last lines go in (waiting up to SHUTDOWN_BUSY_WAIT_MS for the lock), then close. */
+	async finish(cwd: string, file: string | undefined): Promise<void> {
+		await this.syncSessionFile(cwd, file, SHUTDOWN_BUSY_WAIT_MS);
+		await this.close();
 	}
 
 	/** Stops catch-up, releases locks and closes the store. Safe to call twice. */

@@ -126,3 +126,42 @@ describe("a frozen writer", () => {
 		expect(after.coverage.note).not.toContain(CALLER_BEHIND);
 	});
 });
+
+describe("a Pi session ending while another process writes", () => {
+	it("regression: its last lines go in at shutdown, waiting longer than the hot path for the lock", async () => {
+		const agentDir = join(root, "agent");
+		const project = join(root, "project");
+		const sessions = join(agentDir, "sessions", "--home-dev-project--");
+		mkdirSync(sessions, { recursive: true });
+		mkdirSync(project);
+		const path = join(sessions, "me.jsonl");
+		const f = lineFactory();
+		writeFileSync(path, f.header() + f.user("my first line"));
+		runtime = IndexRuntime.start({ cwd: project, env: { PI_CODING_AGENT_DIR: agentDir }, catchUp: false });
+		const rt = runtime;
+		await rt.ready();
+		expect((await rt.startCatchUp()).kind).toBe("done");
+		const ptr = readPointer(join(agentDir, "event-index"));
+		if (!ptr.ok) throw new Error("no pointer");
+		const holder = children.watch(
+			startScript(CURRENT_RUNTIME, HOLD, [join(agentDir, "event-index", ptr.pointer.file)]),
+			"hold-write",
+		);
+		await waitFor(() => holder.out.includes("holding"), 30_000);
+		appendFileSync(path, f.user("the last line, written after the last turn"));
+		// A tool call's sync gives up after its budget...
+		expect(await rt.syncSessionFile(project, path)).toBe("busy");
+		// ...the shutdown's waits: the other writer holds the lock longer than the hot-path budget, then lets go.
+		const finishing = rt.finish(project, path);
+		setTimeout(() => process.kill(holder.pid as number, "SIGKILL"), HOT_PATH_BUSY_WAIT_MS + 500);
+		await finishing;
+		await holder.exited;
+		manager = await IndexManager.open({
+			indexDir: join(agentDir, "event-index"),
+			roots: [{ path: join(agentDir, "sessions"), subfolders: true }],
+			useWorker: false,
+		});
+		const n = manager.store.db.prepare("SELECT count(*) AS n FROM events").get() as { n: number };
+		expect(n.n).toBe(2);
+	});
+});
