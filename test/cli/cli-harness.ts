@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
 import { collectOutput } from "../helpers/children.js";
+import { CURRENT_RUNTIME, runtimeBin } from "../helpers/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 
 /** Repository root. */
@@ -42,7 +43,8 @@ export function startCli(
 	args: string[],
 	opts: { env: Record<string, string>; cwd?: string; ids?: { uid?: number; gid?: number } },
 ): ChildProcess {
-	return spawn(process.execPath, [BIN, ...args], {
+	// The runtime running the tests (under `bun --bun`, process.execPath is a node shim that cannot be spawned).
+	return spawn(runtimeBin(CURRENT_RUNTIME), [BIN, ...args], {
 		cwd: opts.cwd ?? ROOT,
 		env: opts.env,
 		stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { type ChildGroup, type WatchedChild, waitFor } from "../helpers/children.js";
 import { REPO_ROOT } from "../helpers/pi-cli.js";
-import { scriptCommand } from "../helpers/runtime.js";
+import { CURRENT_RUNTIME, scriptCommand } from "../helpers/runtime.js";
 
 const SCRIPT = join(import.meta.dirname, "children", "live-runtime.ts");
 
@@ -17,7 +17,7 @@ export async function startLiveRuntime(
 	env: Record<string, string>,
 	mode: "hold" | "catch-up" = "hold",
 ): Promise<WatchedChild> {
-	const [command, args] = scriptCommand("node", SCRIPT, mode === "catch-up" ? [cwd, "catch-up"] : [cwd]);
+	const [command, args] = scriptCommand(CURRENT_RUNTIME, SCRIPT, mode === "catch-up" ? [cwd, "catch-up"] : [cwd]);
 	const child = group.watch(
 		spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] }),
 		"live-runtime",
