@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readPointer } from "../../src/store/generations.js";
-import { cli, hermeticEnv, json, makeAgentDir } from "./cli-harness.js";
 import { damageTables } from "../helpers/damage.js";
+import { cli, hermeticEnv, json, makeAgentDir } from "./cli-harness.js";
 
 /** SQLite's wording, which a person should not have to read either. */
 const SQLITE_TEXT = /SQLITE_|malformed|disk image|fts5|no such table|corruption found/i;
