@@ -32,6 +32,38 @@ afterEach(async () => {
 	rmSync(root, { recursive: true, force: true });
 });
 
+/**
+ * A Pi-like runtime over an agent dir whose index is caught up, the caller's own session `me.jsonl` (one line) and
+ * `others` more sessions, and a real process holding the index's write lock.
+ */
+async function runtimeWithLockHolder(others: Record<string, string> = {}) {
+	const agentDir = join(root, "agent");
+	const project = join(root, "project");
+	const sessions = join(agentDir, "sessions", "--home-dev-project--");
+	mkdirSync(sessions, { recursive: true });
+	mkdirSync(project);
+	writeFileSync(join(agentDir, "event-index.json"), JSON.stringify({ authorization: { allRoots: true } }));
+	const path = join(sessions, "me.jsonl");
+	const f = lineFactory();
+	writeFileSync(path, f.header() + f.user("my first line"));
+	for (const [name, text] of Object.entries(others)) {
+		const o = lineFactory();
+		writeFileSync(join(sessions, name), o.header() + o.user(text));
+	}
+	runtime = IndexRuntime.start({ cwd: project, env: { PI_CODING_AGENT_DIR: agentDir }, catchUp: false });
+	const rt = runtime;
+	await rt.ready();
+	expect((await rt.startCatchUp()).kind).toBe("done");
+	const ptr = readPointer(join(agentDir, "event-index"));
+	if (!ptr.ok) throw new Error("no pointer");
+	const holder = children.watch(
+		startScript(CURRENT_RUNTIME, HOLD, [join(agentDir, "event-index", ptr.pointer.file)]),
+		"hold-write",
+	);
+	await waitFor(() => holder.out.includes("holding"), 30_000);
+	return { agentDir, project, path, f, rt, holder };
+}
+
 describe("a frozen writer", () => {
 	it("regression: the hot-path sync answers within its budget, blocks the thread briefly, records nothing", async () => {
 		const sessions = join(root, "sessions");
@@ -74,30 +106,10 @@ describe("a frozen writer", () => {
 	});
 
 	it("regression: a tool call during the freeze answers from the index as it is; coverage says this session is behind", async () => {
-		const agentDir = join(root, "agent");
-		const project = join(root, "project");
-		const sessions = join(agentDir, "sessions", "--home-dev-project--");
-		mkdirSync(sessions, { recursive: true });
-		mkdirSync(project);
-		writeFileSync(join(agentDir, "event-index.json"), JSON.stringify({ authorization: { allRoots: true } }));
 		// The caller's own session (written during the freeze) and another one the search finds.
-		const path = join(sessions, "me.jsonl");
-		const f = lineFactory();
-		writeFileSync(path, f.header() + f.user("my first line"));
-		const o = lineFactory();
-		writeFileSync(join(sessions, "other.jsonl"), o.header() + o.user("pelican in another session"));
-		runtime = IndexRuntime.start({ cwd: project, env: { PI_CODING_AGENT_DIR: agentDir }, catchUp: false });
-		const rt = runtime;
-		await rt.ready();
-		expect((await rt.startCatchUp()).kind).toBe("done");
-		const ptr = readPointer(join(agentDir, "event-index"));
-		if (!ptr.ok) throw new Error("no pointer");
-
-		const holder = children.watch(
-			startScript(CURRENT_RUNTIME, HOLD, [join(agentDir, "event-index", ptr.pointer.file)]),
-			"hold-write",
-		);
-		await waitFor(() => holder.out.includes("holding"), 30_000);
+		const { project, path, f, rt, holder } = await runtimeWithLockHolder({
+			"other.jsonl": "pelican in another session",
+		});
 		process.kill(holder.pid as number, "SIGTSTP");
 		appendFileSync(path, f.user("my line during the freeze"));
 		const mine = (db: IndexManager["store"]["db"]) =>
@@ -129,25 +141,7 @@ describe("a frozen writer", () => {
 
 describe("a Pi session ending while another process writes", () => {
 	it("regression: its last lines go in at shutdown, waiting longer than the hot path for the lock", async () => {
-		const agentDir = join(root, "agent");
-		const project = join(root, "project");
-		const sessions = join(agentDir, "sessions", "--home-dev-project--");
-		mkdirSync(sessions, { recursive: true });
-		mkdirSync(project);
-		const path = join(sessions, "me.jsonl");
-		const f = lineFactory();
-		writeFileSync(path, f.header() + f.user("my first line"));
-		runtime = IndexRuntime.start({ cwd: project, env: { PI_CODING_AGENT_DIR: agentDir }, catchUp: false });
-		const rt = runtime;
-		await rt.ready();
-		expect((await rt.startCatchUp()).kind).toBe("done");
-		const ptr = readPointer(join(agentDir, "event-index"));
-		if (!ptr.ok) throw new Error("no pointer");
-		const holder = children.watch(
-			startScript(CURRENT_RUNTIME, HOLD, [join(agentDir, "event-index", ptr.pointer.file)]),
-			"hold-write",
-		);
-		await waitFor(() => holder.out.includes("holding"), 30_000);
+		const { agentDir, project, path, f, rt, holder } = await runtimeWithLockHolder();
 		appendFileSync(path, f.user("the last line, written after the last turn"));
 		// A tool call's sync gives up after its budget...
 		expect(await rt.syncSessionFile(project, path)).toBe("busy");
