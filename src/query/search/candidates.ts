@@ -7,7 +7,7 @@
 
 import type { BranchState, SelectionState } from "../../contract.js";
 import { isStoreDamage } from "../../store/db.js";
-import { all, type QueryDb } from "../db.js";
+import { all, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import { type RankCandidate, weightedBm25Sql } from "../rank.js";
 import type { SearchPlan } from "./request.js";
@@ -51,7 +51,10 @@ export interface Candidates {
  * The full MATCH expression: the terms AND the plan's tag expressions, minus its exclusions. No column filters:
  * tag tokens never equal a word a term can match (terms.ts), so each side can only match its own column.
  */
-export function matchExpression(plan: SearchPlan, termMatches: readonly string[]): string {
+export function matchExpression(
+	plan: Pick<SearchPlan, "tagMatches" | "tagExclusions">,
+	termMatches: readonly string[],
+): string {
 	const parts = [...termMatches, ...plan.tagMatches].map((p) => `(${p})`);
 	const positive = parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
 	if (plan.tagExclusions.length === 0) return positive;
@@ -70,6 +73,62 @@ CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
 
+/** Fragment ids with their weighted bm25, best first. */
+type Ranked = Array<{ id: number; score: number }>;
+
+/**
+ * The best `keep` of the newest `cap` matches, by weighted bm25. Bounded work: the window is a subquery walking the
+ * doclist newest first (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs
+ * on it once; one row more than the cap says whether it applied, without a second walk.
+ *
+ * bm25 computes its idf with a full scan of the doclist of every phrase in the expression, filter tags included,
+ * and a tag such as a year or a role is on a large share of all fragments (a rare word under a time range cost
+ * 30 ms that way). So when the terms alone match at most `cap` fragments, the filtered ids are taken without bm25
+ * and the terms alone are ranked: the same rows, the same order, no cap, and idf scans of the terms' doclists only.
+ */
+function rankedWindow(
+	db: QueryDb,
+	plan: SearchPlan,
+	termMatches: readonly string[],
+	cap: number,
+	keep: number,
+): { ranked: Ranked; capped: boolean } {
+	const match = matchExpression(plan, termMatches);
+	if (plan.tagMatches.length > 0) {
+		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
+		const few = get<{ n: number }>(
+			db,
+			"SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?)",
+			[termsOnly, cap + 1],
+		);
+		if ((few?.n ?? 0) <= cap) {
+			const ids = all<{ id: number }>(db, "SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ?", [
+				match,
+			]).map((r) => r.id);
+			if (ids.length === 0) return { ranked: [], capped: false };
+			const allowed = new Set(ids);
+			// bm25 runs only on the rows the range returns.
+			const scored = all<{ id: number; score: number }>(
+				db,
+				`SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
+				WHERE fragments_fts MATCH ? AND rowid BETWEEN ? AND ?`,
+				[termsOnly, Math.min(...ids), Math.max(...ids)],
+			);
+			const ranked = scored.filter((r) => allowed.has(r.id)).sort((a, b) => a.score - b.score || a.id - b.id);
+			return { ranked: ranked.slice(0, keep), capped: false };
+		}
+	}
+	const ranked = all<{ id: number; score: number; n: number }>(
+		db,
+		`SELECT id, score, n FROM (SELECT id, score, count(*) OVER () AS n, row_number() OVER (ORDER BY id DESC) AS age
+			FROM (SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
+			WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?))
+		WHERE age <= ? ORDER BY score, id LIMIT ?`,
+		[match, cap + 1, cap, keep],
+	);
+	return { ranked, capped: (ranked[0]?.n ?? 0) > cap };
+}
+
 /**
  * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. `cap` bounds the
  * matches ranked (newest first), `limit` the rows returned. Throws QueryError if SQLite rejects the statement.
@@ -84,18 +143,7 @@ export function findCandidates(
 ): Candidates {
 	const match = matchExpression(plan, termMatches);
 	try {
-		// Bounded work: rank only the newest `cap` matches. The window is a subquery walking the doclist newest first
-		// (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs on it once. One
-		// row more than the cap says whether it applied, without a second walk of the doclist.
-		const ranked = all<{ id: number; score: number; n: number }>(
-			db,
-			`SELECT id, score, n FROM (SELECT id, score, count(*) OVER () AS n, row_number() OVER (ORDER BY id DESC) AS age
-				FROM (SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
-				WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?))
-			WHERE age <= ? ORDER BY score, id LIMIT ?`,
-			[match, cap + 1, cap, limit * MAX_PAGES],
-		);
-		const capped = (ranked[0]?.n ?? 0) > cap;
+		const { ranked, capped } = rankedWindow(db, plan, termMatches, cap, limit * MAX_PAGES);
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
 		const checks = plan.checks.filter((c) => c.sql !== "");
 		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
