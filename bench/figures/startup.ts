@@ -72,7 +72,7 @@ function piArgs(withExtension: boolean): string[] {
 
 async function piStartup(ctx: BenchContext): Promise<FigureRow> {
 	const figure = "10a Pi start-up: with / without the extension";
-	const pairs = ctx.quick ? 3 : 10;
+	const pairs = ctx.quick ? 3 : 20;
 	const dir = join(ctx.workDir, "startup");
 	const agentDir = join(dir, "agent");
 	const tmp = join(dir, "tmp");
