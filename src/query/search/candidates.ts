@@ -77,7 +77,7 @@ CROSS JOIN sources s ON s.id = f.source_id`;
 type Ranked = Array<{ id: number; score: number }>;
 
 /**
- * The best `keep` of the newest `cap` matches, by weighted bm25. Bounded work: the window is a subquery walking the
+ * The best `keep` of the newest `cap` matches of `match` (the terms and the plan's tags), by weighted bm25. Bounded work: the window is a subquery walking the
  * doclist newest first (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs
  * on it once; one row more than the cap says whether it applied, without a second walk.
  *
@@ -90,10 +90,10 @@ function rankedWindow(
 	db: QueryDb,
 	plan: SearchPlan,
 	termMatches: readonly string[],
+	match: string,
 	cap: number,
 	keep: number,
 ): { ranked: Ranked; capped: boolean } {
-	const match = matchExpression(plan, termMatches);
 	if (plan.tagMatches.length > 0) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
 		const few = get<{ n: number }>(
@@ -143,7 +143,7 @@ export function findCandidates(
 ): Candidates {
 	const match = matchExpression(plan, termMatches);
 	try {
-		const { ranked, capped } = rankedWindow(db, plan, termMatches, cap, limit * MAX_PAGES);
+		const { ranked, capped } = rankedWindow(db, plan, termMatches, match, cap, limit * MAX_PAGES);
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
 		const checks = plan.checks.filter((c) => c.sql !== "");
 		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
