@@ -5,10 +5,12 @@
  */
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
+import { CHUNK_BYTES } from "./chunk-reader.js";
 import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
-import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
+import { planTreeStates, type StatePlan } from "./state-plan.js";
+import { BatchFailed, DEFAULT_BATCH_BYTES, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 
 /** Progress of one catch-up pass, reported after every file. */
 export interface CatchUpProgress {
@@ -19,6 +21,8 @@ export interface CatchUpProgress {
 	removed: number;
 	bytesRead: number;
 	entriesAdded: number;
+	/** Older events whose tree states changed (their FTS rows were tokenized again). */
+	statesChanged: number;
 	elapsedMs: number;
 }
 
@@ -94,6 +98,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		removed: 0,
 		bytesRead: 0,
 		entriesAdded: 0,
+		statesChanged: 0,
 		elapsedMs: 0,
 		stopped: false,
 		errors: [],
@@ -110,12 +115,25 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 			}
 		: between;
 	const syncer = new SourceSyncer(db, { ...options.sync, between: pause, shouldStop: options.shouldStop });
-	const syncOne = async (path: string): Promise<SyncResult> => {
-		if (!group) return syncer.sync(path);
+	// A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
+	// transaction: the open group is committed, so the parse never holds the write lock.
+	// A batch ends at a chunk boundary past its byte budget, so a file within one chunk is always one batch.
+	const planBytes = Math.max(options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES, options.sync?.chunkBytes ?? CHUNK_BYTES);
+	const planFor = (file: { path: string; size: number }): StatePlan | undefined => {
+		if (stored.has(file.path) || file.size <= planBytes) return undefined;
+		group?.commit();
+		try {
+			return planTreeStates(file.path, options.sync?.maxLineBytes);
+		} catch {
+			return undefined; // unreadable now: the sync itself meets the error and records it
+		}
+	};
+	const syncOne = async (path: string, statePlan?: StatePlan): Promise<SyncResult> => {
+		if (!group) return syncer.sync(path, { statePlan });
 		group.join(path);
 		const contended = options.contendedSync !== undefined && (options.commitNow?.() ?? false);
 		try {
-			return await syncer.sync(path, { ...(contended ? options.contendedSync : {}), inTransaction: true });
+			return await syncer.sync(path, { ...(contended ? options.contendedSync : {}), inTransaction: true, statePlan });
 		} catch (err) {
 			if (!(err instanceof BatchFailed)) throw err;
 			// Redo the group's files with a transaction per batch: the failing one records its own failure.
@@ -131,6 +149,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		progress.done++;
 		progress.bytesRead += r.bytesRead;
 		progress.entriesAdded += r.entriesAdded;
+		progress.statesChanged += r.statesChanged;
 		if (r.status === "failed") {
 			progress.failed++;
 			if (progress.errors.length < 100) progress.errors.push({ path, error: r.error ?? "unknown error" });
@@ -144,7 +163,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		// New and changed files first (a moved file is re-keyed here before its old path is seen as gone).
 		for (const file of work) {
 			if (options.shouldStop?.()) return { ...progress, stopped: true };
-			account(file.path, await syncOne(file.path));
+			account(file.path, await syncOne(file.path, planFor(file)));
 			await pause();
 		}
 		for (const path of vanished) {

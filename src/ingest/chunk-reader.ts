@@ -40,3 +40,11 @@ export function chunkReader(fd: number, start: number, end: number, chunkBytes =
 		},
 	};
 }
+
+/** `a` followed by `b`, in a new buffer. */
+export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+	const out = new Uint8Array(a.length + b.length);
+	out.set(a, 0);
+	out.set(b, a.length);
+	return out;
+}

@@ -17,10 +17,11 @@ import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, isDiskFull, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
-import { CHUNK_BYTES, chunkReader } from "./chunk-reader.js";
+import { CHUNK_BYTES, chunkReader, concat } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
+import { planHolds, plannedStates, type StatePlan } from "./state-plan.js";
 
 export interface SyncOptions {
 	/** Input bytes per transaction; a longer backlog is committed in several batches. */
@@ -45,6 +46,8 @@ export interface SyncOptions {
 	 * and again later). A failing batch throws `BatchFailed`: the caller must roll its transaction back.
 	 */
 	inTransaction?: boolean;
+	/** Final tree states of a file indexed from byte 0, planned without the write lock (state-plan.ts). */
+	statePlan?: StatePlan;
 }
 
 /** A batch failed inside the caller's transaction (`inTransaction`), which now holds half a batch. */
@@ -70,6 +73,8 @@ export interface SyncResult {
 	/** Bytes read to check and refresh fingerprints: bounded by 4 × FINGERPRINT_BYTES per batch. */
 	fingerprintBytes: number;
 	skipped: number;
+	/** Older events whose tree states this sync changed (each one's FTS rows were tokenized again). */
+	statesChanged: number;
 	/** The file was re-keyed from another path (moved between roots) rather than parsed again. */
 	movedFrom?: string;
 	error?: string;
@@ -79,7 +84,15 @@ export const DEFAULT_BATCH_BYTES = 4 << 20;
 
 /** The result of a sync that found nothing to do. */
 export function unchangedResult(): SyncResult {
-	return { status: "unchanged", entriesAdded: 0, fragmentsAdded: 0, bytesRead: 0, fingerprintBytes: 0, skipped: 0 };
+	return {
+		status: "unchanged",
+		entriesAdded: 0,
+		fragmentsAdded: 0,
+		bytesRead: 0,
+		fingerprintBytes: 0,
+		skipped: 0,
+		statesChanged: 0,
+	};
 }
 export const DEFAULT_MAX_LINE_BYTES = 8 << 20;
 
@@ -92,6 +105,8 @@ export class SourceSyncer {
 	private readonly rows: SourceRows;
 	/** Bytes read for fingerprints in the current batch (constant per sync, whatever the file size). */
 	private fingerprintBytes = 0;
+	/** Older events whose states the current batch changed. */
+	private statesChanged = 0;
 
 	constructor(
 		private readonly db: SqliteDb,
@@ -133,6 +148,7 @@ export class SourceSyncer {
 			total.bytesRead += batch.bytesRead;
 			total.fingerprintBytes += batch.fingerprintBytes;
 			total.skipped += batch.skipped;
+			total.statesChanged += batch.statesChanged;
 			total.reason ??= batch.reason;
 			total.movedFrom ??= batch.movedFrom;
 			if (batch.status !== "unchanged" || total.status === "unchanged") {
@@ -193,6 +209,7 @@ export class SourceSyncer {
 	private batch(path: string, o: SyncOptions): BatchResult {
 		const result: BatchResult = { ...unchangedResult(), done: true };
 		this.fingerprintBytes = 0;
+		this.statesChanged = 0;
 		const opened = openRegularFile(path);
 		let row = this.rows.get(path);
 		if (!opened) {
@@ -290,7 +307,9 @@ export class SourceSyncer {
 		const reachedEnd = state.byteOffset + pending.length >= file.size && !hasNewline(pending);
 		const header = state.header;
 
-		const states = this.treeStates(row, projected);
+		// With a plan, the batches before the last take its states; the last recomputes them from the stored rows.
+		const plan = o.statePlan && planHolds(o.statePlan, file) ? o.statePlan : undefined;
+		const states = this.treeStates(row, projected, reachedEnd ? undefined : plan, plan !== undefined);
 		const cwd = header?.cwd ?? this.rows.cwdOf(row.id);
 		result.fragmentsAdded = this.rows.insert(
 			row.id,
@@ -339,6 +358,7 @@ export class SourceSyncer {
 		this.rows.saveCheckpoint(row.id, update);
 		result.done = reachedEnd || reader.position >= file.size;
 		result.fingerprintBytes = this.fingerprintBytes;
+		result.statesChanged = this.statesChanged;
 		return result;
 	}
 
@@ -352,18 +372,31 @@ export class SourceSyncer {
 	 * leaf gets them in O(new); a file's first batch from the new nodes alone; anything else (a branch, a compaction,
 	 * a branch summary) from the whole source's skeleton, updating only the older rows whose states changed.
 	 */
-	private treeStates(row: SourceCheckpoint, projected: ProjectedEvent[]): Map<number, TreeStates> {
+	private treeStates(
+		row: SourceCheckpoint,
+		projected: ProjectedEvent[],
+		plan: StatePlan | undefined,
+		recompute: boolean,
+	): Map<number, TreeStates> {
 		const nodes: TreeNode[] = projected.map(treeNodeOf);
 		if (nodes.length === 0) return new Map();
+		const planned = plan && plannedStates(plan, nodes);
+		if (planned) return planned;
 		if (row.entryCount === 0) return computeTreeStates(nodes);
+		if (recompute) return this.recomputeStates(row, nodes);
 		const fast = extendsLeaf(row.leafEntryId, nodes, {
 			prevLeafStates: row.leafSeq === null ? undefined : this.rows.statesOf(row.id, row.leafSeq),
 			idInUse: (id) => this.rows.idInUse(row.id, id),
 		});
 		if (fast) return leafExtensionStates(nodes);
+		return this.recomputeStates(row, nodes);
+	}
+
+	/** States of the whole source from its stored skeleton and the new nodes; older rows that changed are rewritten. */
+	private recomputeStates(row: SourceCheckpoint, nodes: TreeNode[]): Map<number, TreeStates> {
 		const stored = this.rows.loadSkeleton(row.id);
 		const states = computeTreeStates([...stored, ...nodes]);
-		this.rows.applyStates(row.id, stored, states);
+		this.statesChanged += this.rows.applyStates(row.id, stored, states);
 		return states;
 	}
 }
@@ -425,13 +458,6 @@ function headerFields(header: SessionHeader | undefined, ownPath: string): Check
 export function resolveParentSession(parent: string, cwd: string, ownPath: string): string {
 	if (isAbsolute(parent)) return resolve(parent);
 	return cwd ? resolve(cwd, parent) : resolve(dirname(ownPath), parent);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-	const out = new Uint8Array(a.length + b.length);
-	out.set(a, 0);
-	out.set(b, a.length);
-	return out;
 }
 
 function hasNewline(bytes: Uint8Array): boolean {

@@ -11,6 +11,20 @@ import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 
 type Attributes = ProjectedEvent["attributes"];
 
+/** The field that names another entry: compaction → first kept entry, branch summary → the old leaf, label → target. */
+const LINK_FIELDS: Readonly<Record<string, string>> = {
+	compaction: "firstKeptEntryId",
+	branch_summary: "fromId",
+	label: "targetId",
+};
+
+/** The id an entry links to (`ProjectedEvent.linkId`), if its type has a link and the field is a string. */
+export function linkIdOf(entry: Pick<ParsedEntry, "type" | "raw">): string | undefined {
+	const field = LINK_FIELDS[entry.type];
+	const value = field === undefined ? undefined : entry.raw[field];
+	return typeof value === "string" ? value : undefined;
+}
+
 /** Project one entry. Never throws on odd shapes: missing or mistyped fields just yield fewer fragments. */
 export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 	const event: ProjectedEvent = {
@@ -27,6 +41,8 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 		files: [],
 		fragments: [],
 	};
+	const linkId = linkIdOf(entry);
+	if (linkId !== undefined) event.linkId = linkId;
 	const raw = entry.raw;
 	const b = new EventBuilder(event);
 	switch (entry.type) {
@@ -35,14 +51,12 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 			break;
 		case "compaction":
 			b.fragment("compaction_summary", raw.summary);
-			if (typeof raw.firstKeptEntryId === "string") event.linkId = raw.firstKeptEntryId;
 			b.attr("tokensBefore", raw.tokensBefore);
 			b.attr("fromHook", raw.fromHook);
 			b.files(pathsFromSummaryDetails(raw.details));
 			break;
 		case "branch_summary":
 			b.fragment("branch_summary", raw.summary);
-			if (typeof raw.fromId === "string") event.linkId = raw.fromId;
 			b.attr("fromHook", raw.fromHook);
 			b.files(pathsFromSummaryDetails(raw.details));
 			break;
@@ -58,7 +72,6 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 		case "label": {
 			const label = typeof raw.label === "string" ? raw.label : "";
 			b.fragment("label", label);
-			if (typeof raw.targetId === "string") event.linkId = raw.targetId;
 			b.attr("label", label);
 			break;
 		}

@@ -4,6 +4,8 @@
  * branch summary covers).
  */
 import type { BranchState, SelectionState } from "../contract.js";
+import type { ParsedEntry } from "../parse/types.js";
+import { linkIdOf } from "./project-entry.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "./types.js";
 
 /** Entry types whose content can reach the model (everything else is `not-applicable`). */
@@ -16,14 +18,18 @@ export function reachesModel(entryType: string): boolean {
 
 /** The part of an event tree-state computation needs. */
 export function treeNodeOf(event: ProjectedEvent): TreeNode {
-	const node: TreeNode = {
-		seq: event.seq,
-		entryId: event.entryId,
-		parentId: event.parentId,
-		entryType: event.entryType,
-	};
-	if (event.entryType === "compaction" || event.entryType === "branch_summary") node.linkId = event.linkId ?? null;
-	return node;
+	return node(event.seq, event.entryId, event.parentId, event.entryType, event.linkId);
+}
+
+/** The same node straight from a parsed entry, without projecting its text (a whole file's plan, state-plan.ts). */
+export function treeNodeOfEntry(entry: ParsedEntry): TreeNode {
+	return node(entry.seq, entry.id, entry.parentId, entry.type, linkIdOf(entry));
+}
+
+function node(seq: number, entryId: string, parentId: string | null, entryType: string, linkId?: string): TreeNode {
+	const n: TreeNode = { seq, entryId, parentId, entryType };
+	if (entryType === "compaction" || entryType === "branch_summary") n.linkId = linkId ?? null;
+	return n;
 }
 
 const NONE = -1;

@@ -56,6 +56,7 @@ const progress = (done: number, total: number, elapsedMs: number, bytesRead: num
 	removed: 0,
 	bytesRead,
 	entriesAdded: 0,
+	statesChanged: 0,
 	elapsedMs,
 });
 

@@ -26,6 +26,7 @@ const result = (over: Partial<CatchUpResult>): CatchUpResult => ({
 	removed: 0,
 	bytesRead: 0,
 	entriesAdded: 0,
+	statesChanged: 0,
 	elapsedMs: 0,
 	stopped: false,
 	errors: [],
@@ -84,6 +85,7 @@ describe("coverage, worded one way", () => {
 			removed: 0,
 			bytesRead: 0,
 			entriesAdded: 0,
+			statesChanged: 0,
 			elapsedMs: 20_000,
 		};
 		expect(retryAfterMs(running, pace)).toBe(60_000);
