@@ -40,7 +40,7 @@ function skeleton(fd: number, size: number, maxLineBytes: number): TreeNode[] {
 	let pending: Uint8Array = new Uint8Array(0);
 	for (let chunk = reader.next(); chunk; chunk = reader.next()) {
 		pending = pending.length === 0 ? chunk : concat(pending, chunk);
-		const parsed = parseChunk(pending, state, { maxLineBytes });
+		const parsed = parseChunk(pending, state, { maxLineBytes, skeleton: true });
 		pending = pending.subarray(parsed.state.byteOffset - state.byteOffset);
 		state = parsed.state;
 		for (const entry of parsed.entries) nodes.push(treeNodeOfEntry(entry));

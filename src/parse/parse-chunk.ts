@@ -27,6 +27,24 @@ function utf8View(bytes: Uint8Array): (start: number, end: number) => string {
 	return (start, end) => decoder.decode(bytes.subarray(start, end));
 }
 
+/** The head of a message line as Pi writes it (ids of Pi's own alphabet only, so latin-1 decoding is exact). */
+const MESSAGE_HEAD = /^\{"type":"message","id":"([A-Za-z0-9_-]+)","parentId":(?:null|"([A-Za-z0-9_-]+)")[,}]/;
+const V1_MESSAGE_HEAD = /^\{"type":"message",/;
+const HEAD_BYTES = 200;
+
+interface EntryIds {
+	id: string;
+	parentId: string | null;
+}
+
+function timestampOf(raw: Record<string, unknown>): string {
+	return typeof raw.timestamp === "string" ? raw.timestamp : "";
+}
+
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+	return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+}
+
 /** State before the first byte of a file. */
 export function initialParseState(): ParseState {
 	return { byteOffset: 0, lineCount: 0, entryCount: 0, v1Ordinal: 0, v1PrevId: null };
@@ -39,7 +57,7 @@ export function initialParseState(): ParseState {
  * To guarantee progress, pass at least `maxLineBytes + 1` bytes (or everything up to end of file).
  */
 export function parseChunk(bytes: Uint8Array, state: ParseState, options: ParseOptions = {}): ParseChunkResult {
-	const run = new ChunkRun(state, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+	const run = new ChunkRun(state, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, options.skeleton === true);
 	run.parse(bytes);
 	const result: ParseChunkResult = { entries: run.entries, receipts: run.receipts, state: run.state };
 	if (run.header) result.header = run.header;
@@ -52,10 +70,12 @@ class ChunkRun {
 	readonly receipts: SkipReceipt[] = [];
 	header: SessionHeader | undefined;
 	readonly state: ParseState;
+	private skeletonIds: EntryIds = { id: "", parentId: null };
 
 	constructor(
 		state: ParseState,
 		private readonly maxLineBytes: number,
+		private readonly skeleton: boolean,
 	) {
 		this.state = { ...state };
 		if (state.v1SessionOrdinals) this.state.v1SessionOrdinals = [...state.v1SessionOrdinals];
@@ -128,6 +148,10 @@ class ChunkRun {
 	): void {
 		const st = this.state;
 		if (start === end) return;
+		if (this.skeleton && st.sessionVersion !== undefined && !st.noHeader && this.skeletonLine(bytes, start, end)) {
+			this.push({ byteStart, byteEnd, type: "message", timestamp: "", raw: {} }, this.skeletonIds);
+			return;
+		}
 		const text = decode(start, end);
 		if (bytes[start] !== OPEN_BRACE && text.trim() === "") return;
 		if (st.noHeader) {
@@ -168,32 +192,45 @@ class ChunkRun {
 			this.receipt(byteStart, byteEnd, SKIP_REASONS.missingType);
 			return;
 		}
-		let id: string;
-		let parentId: string | null;
 		if (v1) {
-			id = `v1-${ordinal}`;
-			parentId = st.v1PrevId;
-			st.v1PrevId = id;
 			if (type === "compaction") this.resolveFirstKept(raw, ordinal);
-		} else {
-			if (typeof raw.id !== "string" || raw.id === "") {
-				this.receipt(byteStart, byteEnd, SKIP_REASONS.missingId);
-				return;
-			}
-			id = raw.id;
-			parentId = typeof raw.parentId === "string" && raw.parentId !== "" ? raw.parentId : null;
+			this.push({ byteStart, byteEnd, type, timestamp: timestampOf(raw), raw }, this.v1Ids(ordinal));
+			return;
 		}
-		this.entries.push({
-			seq: st.entryCount++,
-			lineNo: st.lineCount,
-			byteStart,
-			byteEnd,
-			id,
-			parentId,
-			type,
-			timestamp: typeof raw.timestamp === "string" ? raw.timestamp : "",
-			raw,
-		});
+		if (typeof raw.id !== "string" || raw.id === "") {
+			this.receipt(byteStart, byteEnd, SKIP_REASONS.missingId);
+			return;
+		}
+		const parentId = typeof raw.parentId === "string" && raw.parentId !== "" ? raw.parentId : null;
+		this.push({ byteStart, byteEnd, type, timestamp: timestampOf(raw), raw }, { id: raw.id, parentId });
+	}
+
+	private push(entry: Omit<ParsedEntry, "seq" | "lineNo" | "id" | "parentId">, ids: EntryIds): void {
+		this.entries.push({ seq: this.state.entryCount++, lineNo: this.state.lineCount, ...ids, ...entry });
+	}
+
+	/** A v1 entry's id is derived from its ordinal; its parent is the entry before it. */
+	private v1Ids(ordinal: number): EntryIds {
+		const ids = { id: `v1-${ordinal}`, parentId: this.state.v1PrevId };
+		this.state.v1PrevId = ids.id;
+		return ids;
+	}
+
+	/**
+	 * With `skeleton`: true when the line is a message whose head is what Pi writes, so its ids are known without
+	 * parsing it (left in `skeletonIds`). v1 lines count an ordinal, as a parsed one would.
+	 */
+	private skeletonLine(bytes: Uint8Array, start: number, end: number): boolean {
+		const head = latin1(bytes, start, Math.min(end, start + HEAD_BYTES));
+		if ((this.state.sessionVersion as number) < 2) {
+			if (!V1_MESSAGE_HEAD.test(head)) return false;
+			this.skeletonIds = this.v1Ids(this.state.v1Ordinal++);
+			return true;
+		}
+		const m = MESSAGE_HEAD.exec(head);
+		if (!m) return false;
+		this.skeletonIds = { id: m[1] as string, parentId: m[2] ?? null };
+		return true;
 	}
 
 	/** The first JSON value of the file must be the header, as in Pi's `loadEntriesFromFile`. */

@@ -76,6 +76,12 @@ export interface ParseState {
 export interface ParseOptions {
 	/** Lines longer than this (bytes, without the `\n`) are skipped with a receipt, unparsed. Default 8 MiB. */
 	maxLineBytes?: number;
+	/**
+	 * Only the tree skeleton is wanted (id, parentId, type): a message line of a v2+ file whose head is exactly what
+	 * Pi writes (`{"type":"message","id":…,"parentId":…`) is taken from that head, unparsed, with an empty `raw`.
+	 * A damaged line with an intact head then counts as an entry; every other line is parsed in full.
+	 */
+	skeleton?: boolean;
 }
 
 export interface ParseChunkResult {

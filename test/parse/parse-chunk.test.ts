@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { initialParseState, parseChunk } from "../../src/parse/parse-chunk.js";
 import { SKIP_REASONS } from "../../src/parse/skip-reasons.js";
+import type { ParsedEntry } from "../../src/parse/types.js";
 import {
 	entry,
 	fixtureBytes,
@@ -472,5 +473,46 @@ describe("decoding without Node's Buffer", () => {
 		} finally {
 			vi.unstubAllGlobals();
 		}
+	});
+});
+
+describe("skeleton parsing (the tree-state plan of a whole file)", () => {
+	const skeletonOf = (entries: ParsedEntry[]) => entries.map((e) => [e.seq, e.id, e.parentId, e.type, e.lineNo]);
+
+	for (const name of listFixtures()) {
+		it(`${name}: the same seq, ids, parents and types as a full parse`, () => {
+			const bytes = fixtureBytes(name);
+			const full = parseWhole(bytes);
+			const skeleton = parseWhole(bytes, { skeleton: true });
+			expect(skeletonOf(skeleton.entries)).toEqual(skeletonOf(full.entries));
+			expect(skeleton.state).toEqual(full.state);
+		});
+	}
+
+	it("Pi's own message lines take the fast path (an empty raw), v1 and v3 alike", () => {
+		for (const name of ["pi-mono-v1/large-session.jsonl", "pi-0.73.1/rich-tree-compaction.jsonl"]) {
+			const fast = parseWhole(fixtureBytes(name), { skeleton: true }).entries.filter(
+				(e) => Object.keys(e.raw).length === 0,
+			);
+			expect(fast.length, name).toBeGreaterThan(10);
+		}
+	});
+
+	it("takes a Pi-shaped message head without parsing the line, and parses everything else in full", () => {
+		const bytes = jsonl(
+			V3_HEADER,
+			entry("a1", null),
+			'{"type":"message","id":"b2","parentId":"a1","timestamp":"x","message":{"role":"user","content":"cut',
+			entry("c3", "b2", "compaction", { firstKeptEntryId: "a1" }),
+			{ id: "d4", type: "message", parentId: "c3" },
+			entry("é5", "d4"),
+		);
+		const full = parseWhole(bytes);
+		const skeleton = parseWhole(bytes, { skeleton: true });
+		// The damaged line has an intact head: an entry of the skeleton, a receipt of the full parse.
+		expect(skeleton.entries.map((e) => e.id)).toEqual(["a1", "b2", "c3", "d4", "é5"]);
+		expect(full.entries.map((e) => e.id)).toEqual(["a1", "c3", "d4", "é5"]);
+		expect(skeleton.entries.map((e) => Object.keys(e.raw).length > 0)).toEqual([false, false, true, true, true]);
+		expect(skeleton.entries[2]?.raw.firstKeptEntryId).toBe("a1");
 	});
 });
