@@ -5,7 +5,6 @@
  */
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
-import { CHUNK_BYTES } from "./chunk-reader.js";
 import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
@@ -117,8 +116,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	const syncer = new SourceSyncer(db, { ...options.sync, between: pause, shouldStop: options.shouldStop });
 	// A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
 	// transaction: the open group is committed, so the parse never holds the write lock.
-	// A batch ends at a chunk boundary past its byte budget, so a file within one chunk is always one batch.
-	const planBytes = Math.max(options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES, options.sync?.chunkBytes ?? CHUNK_BYTES);
+	const planBytes = options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES;
 	const planFor = (file: { path: string; size: number }): StatePlan | undefined => {
 		if (stored.has(file.path) || file.size <= planBytes) return undefined;
 		group?.commit();

@@ -276,7 +276,9 @@ export class SourceSyncer {
 		const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
 		const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
 		let state: ParseState = row.offset === 0 ? initialParseState() : parseStateOf(row);
-		const reader = chunkReader(fd, state.byteOffset, file.size, o.chunkBytes ?? CHUNK_BYTES);
+		// A batch ends after the chunk that crosses its budget: chunks no larger than the budget keep it (a 64 KiB
+		// contended batch read 1 MiB chunks and held the write lock for 1 MiB of inserts).
+		const reader = chunkReader(fd, state.byteOffset, file.size, o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes));
 		const projected: ProjectedEvent[] = [];
 		const receipts: SkipReceipt[] = [];
 		let pending: Uint8Array = new Uint8Array(0);
