@@ -8,7 +8,7 @@ import type { EventSearchRequest } from "../src/contract.js";
 import { appendLine } from "./corpus/generate.js";
 import { RESULT_PREFIX } from "./lib/child.js";
 import { loadExtractor } from "./lib/extract.js";
-import { dirBytes, listJsonl } from "./lib/files.js";
+import { databaseBytes, dirBytes, listJsonl } from "./lib/files.js";
 import { now, startRssSampler, startStallMonitor } from "./lib/measure.js";
 import { loadProjectApi } from "./lib/project-api.js";
 
@@ -92,8 +92,10 @@ const tasks: Record<string, (a: Args) => Promise<unknown>> = {
 		const peakRss = rss.stop();
 		const coverage = await idx.coverage();
 		const fragmentTextBytes = idx.fragmentTextBytes();
+		// Settled: the pass is over and this process still holds its connection, as a running Pi does.
+		const settled = { dirBytes: dirBytes(indexDir), databaseBytes: databaseBytes(indexDir) };
 		await idx.close();
-		return { ms, stalls, peakRss, coverage, fragmentTextBytes, indexBytes: dirBytes(indexDir) };
+		return { ms, stalls, peakRss, coverage, fragmentTextBytes, indexBytes: dirBytes(indexDir), settled };
 	},
 
 	/** Open an existing index and answer one search: the time to the first answer. */

@@ -24,3 +24,11 @@ export function dirBytes(dir: string): number {
 	}
 	return n;
 }
+
+/** Bytes of the SQLite database files (`*.sqlite`, without their -wal/-shm) directly in an index directory. */
+export function databaseBytes(dir: string): number {
+	if (!existsSync(dir)) return 0;
+	return readdirSync(dir)
+		.filter((f) => f.endsWith(".sqlite"))
+		.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
