@@ -180,6 +180,7 @@ const tasks: Record<string, (a: Args) => Promise<unknown>> = {
 		const idx = await api.open({ agentDir: a.agentDir as string, indexDir: a.indexDir as string });
 		let leaf = a.leafId as string;
 		const times: number[] = [];
+		let busy = 0;
 		const stopFile = a.stopFile as string | undefined;
 		const deadline = now() + (a.maxMs as number);
 		for (let n = 0; now() < deadline; n++) {
@@ -188,12 +189,12 @@ const tasks: Record<string, (a: Args) => Promise<unknown>> = {
 			appendFileSync(a.file as string, line);
 			leaf = id;
 			const t = now();
-			await idx.syncFile(a.file as string);
+			if ((await idx.syncFile(a.file as string)) === "busy") busy++;
 			times.push(now() - t);
 			await sleep(a.intervalMs as number);
 		}
 		await idx.close();
-		return { times, leafId: leaf };
+		return { times, busy, leafId: leaf };
 	},
 };
 

@@ -86,7 +86,12 @@ export const coldBuild: Figure = {
 		if (!bl || !bs) {
 			const reason = ctx.project.reason ?? "cold build skipped";
 			rows.push(
-				skippedRow("1 Cold build: fragment text MiB/s", "≤ 35 s; ≥ 0.70× raw", reason, fmtRate(rl.textBytes, rl.insertMs)),
+				skippedRow(
+					"1 Cold build: fragment text MiB/s",
+					"≤ 35 s; ≥ 0.70× raw",
+					reason,
+					fmtRate(rl.textBytes, rl.insertMs),
+				),
 			);
 			rows.push(skippedRow("5 Main-thread stall during cold build", "≤ 50 ms", reason));
 			rows.push(skippedRow("6 Peak RSS during cold build", "≤ 1.3×, ≤ 200 MiB", reason));

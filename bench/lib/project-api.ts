@@ -14,8 +14,8 @@ import { CORPUS_ROOT_CWD } from "../corpus/markers.js";
 export interface BenchIndex {
 	/** Whole-corpus catch-up (worker thread unless `useWorker: false`); rejects when it fails or is skipped. */
 	catchUp(): Promise<void>;
-	/** Hot-path sync of one file. */
-	syncFile(path: string): Promise<void>;
+	/** Hot-path sync of one file; its status ("busy": the lock stayed taken, answered from the index as it is). */
+	syncFile(path: string): Promise<string>;
 	/** Run one search as a caller authorized for every workspace; returns the number of hits. */
 	search(req: EventSearchRequest): number;
 	coverage(): Promise<Coverage>;
@@ -79,6 +79,7 @@ export async function loadProjectApi(): Promise<ProjectApi> {
 				async syncFile(path) {
 					const r = await m.syncFile(path);
 					if (r.status === "failed") throw new Error(`sync failed: ${r.error ?? ""}`);
+					return r.status;
 				},
 				search(req) {
 					return query.searchEvents(m.store.db, req, caller).hits.length;
