@@ -70,7 +70,7 @@ export const WRITER_ACTIVE_MS = 2_000;
 export const BULK_BATCH_BYTES = 256 << 10;
 
 /** Batch (and read) size of a bulk pass while hot-path writers are active: the longest a tool call waits. */
-export const CONTENDED_BATCH_BYTES = 64 << 10;
+export const CONTENDED_BATCH_BYTES = 16 << 10;
 
 /** Name of the lock that makes one process at a time do whole-corpus catch-up. */
 export const CATCH_UP_LOCK = "catch-up";
