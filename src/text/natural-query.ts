@@ -58,7 +58,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const terms: QueryTerm[] = [];
 	const phrases: QueryTerm[] = [];
 	const ignored: string[] = [];
-	for (const segment of splitQuery(query)) {
+	for (const [index, segment] of splitQuery(query).entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
 		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
@@ -68,10 +68,11 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		}
 		if (terms.some((t) => t.text === text)) continue;
 		const word = contractionForm(segment.text);
-		if (isStopword(word)) {
+		const month = index > 0 && isMonthMay(segment.text);
+		if (isStopword(word) && !month) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
-		} else terms.push(isInflectable(segment.text, tokens) ? wordUnit(text) : exactUnit(text, tokens));
+		} else terms.push(isInflectable(segment.text, tokens) && !month ? wordUnit(text) : exactUnit(text, tokens));
 	}
 	// A query of nothing but function words ("the", "what was it") still searches for them.
 	if (phrases.length === 0 && terms.every((t) => t.optional)) {
@@ -79,6 +80,14 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		ignored.length = 0;
 	}
 	return { terms, phrases, ignored };
+}
+
+/**
+ * `May` capitalised after the query's first word is the month ("what did Caroline paint in May"), a word the
+ * conversation context can match by date; lowercase, or opening the query ("May I …"), it is the modal verb.
+ */
+function isMonthMay(segment: string): boolean {
+	return /^May[^\p{L}\p{N}]*$/u.test(segment);
 }
 
 /** An English word: its inflections, and its stem as a prefix when long enough. */

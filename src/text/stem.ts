@@ -167,11 +167,13 @@ const NOUN_OR_ADJECTIVE =
 
 /** The -ion noun of a verb: migrate → migration, optimize → optimization, connect → connection. */
 function ionNoun(b: string): string | undefined {
-	if (b.length < 6) return undefined; // date, size, term
+	// Five letters are enough after -ct/-pt (adopt → adoption, elect); not for the others (date, size, term).
+	if (/(?:ct|pt)$/u.test(b) && b.length >= 5) return `${b}ion`; // connection, adoption
+	if (b.length < 6) return undefined;
 	if (b.endsWith("ate")) return `${b.slice(0, -1)}ion`;
 	if (/(?:gur|iz)e$/u.test(b)) return `${b.slice(0, -1)}ation`; // configuration, optimization
 	if (/[eu]te$/u.test(b) && measure(b) >= 2) return `${b.slice(0, -1)}ion`; // deletion, execution
-	if (/(?:ct|pt|ress|cuss)$/u.test(b)) return `${b}ion`; // connection, adoption, compression, discussion
+	if (/(?:ress|cuss)$/u.test(b)) return `${b}ion`; // compression, discussion
 	if (/(?:rm|stall)$/u.test(b)) return `${b}ation`; // information, installation (not -ment: payment)
 	return undefined;
 }

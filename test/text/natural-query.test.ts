@@ -52,6 +52,18 @@ describe("analyzeQuery: natural phrasing", () => {
 		},
 	);
 
+	it.each([
+		["what did Caroline paint in May", ["caroline", "paint", "may"]],
+		["deploys since May?", ["deploys", "may"]],
+		["May I see the logs", ["see", "logs"]],
+		["the deploy may fail", ["deploy", "fail"]],
+	])("%s: a capitalised May after the first word is the month, a required exact word", (query, required) => {
+		const r = analyzed(query);
+		expect(r.terms.filter((t) => !t.optional).map((t) => t.text)).toEqual(required);
+		const may = r.terms.find((t) => t.text === "may");
+		if (required.includes("may")) expect(may).toEqual({ text: "may", variants: ["may"], optional: false });
+	});
+
 	it("keeps function words optional when a quoted phrase carries the query", () => {
 		const r = analyzed('the "staging cluster"');
 		expect(units('the "staging cluster"')).toEqual(["?the"]);

@@ -16,6 +16,7 @@ const SAME_WORD: string[][] = [
 	["match", "matches", "matched", "matching"],
 	["fix", "fixes", "fixed", "fixing"],
 	["connect", "connects", "connected", "connecting", "connection", "connections"],
+	["adopt", "adopts", "adopted", "adopting", "adoption", "adoptions"],
 	["delete", "deletes", "deleted", "deleting", "deletion"],
 	["implement", "implements", "implemented", "implementing"],
 	["enable", "enables", "enabled", "enabling"],

@@ -43,6 +43,41 @@ function monthTokens(timestamp: string): string[][] {
 	return (MONTHS[month - 1] ?? []).map((m) => [m]);
 }
 
+const MONTH_TOKENS = MONTHS.flat().map((m) => [m]);
+
+/** True when the term names a month: the event's timestamp can hold it even when no text does. */
+export function namesMonth(term: SearchTerm): boolean {
+	return term.forms.some((f) => f.length === 1 && containsAnyForm(f, MONTH_TOKENS));
+}
+
+/** Which of `terms` hold in `tokens` (context text) or name the month of `timestamp`. */
+function heldTerms(tokens: readonly string[], timestamp: string, terms: readonly SearchTerm[]): Set<SearchTerm> {
+	const months = monthTokens(timestamp);
+	return new Set(
+		terms.filter(
+			(t) => containsAnyForm(tokens, t.forms) || t.forms.some((f) => f.length === 1 && containsAnyForm(f, months)),
+		),
+	);
+}
+
+/**
+ * Which of `terms` each row's session facts hold: its name, its workspace path and its month. They are on the row
+ * already, so this costs no read and can rank every candidate, not only the best CONTEXT_GROUPS. Computed once per
+ * session and month.
+ */
+export function sessionFacts(terms: readonly SearchTerm[]): (row: CandidateRow) => Set<SearchTerm> {
+	const known = new Map<string, Set<SearchTerm>>();
+	return (row) => {
+		const key = `${row.sourceId}:${row.timestamp.slice(0, 7)}`;
+		let held = known.get(key);
+		if (held === undefined) {
+			held = heldTerms(indexTokens(`${row.sessionName ?? ""}\n${row.cwd}`), row.timestamp, terms);
+			known.set(key, held);
+		}
+		return held;
+	};
+}
+
 /** Which of `terms` the context of each row's event holds, by event key. */
 export function contextTerms(
 	db: QueryDb,
@@ -54,13 +89,7 @@ export function contextTerms(
 	const texts = contextTexts(db, rows);
 	for (const row of rows) {
 		const tokens = indexTokens([...(texts.get(eventKey(row)) ?? []), row.sessionName ?? "", row.cwd].join("\n"));
-		const months = monthTokens(row.timestamp);
-		const held = new Set(
-			terms.filter(
-				(t) => containsAnyForm(tokens, t.forms) || t.forms.some((f) => f.length === 1 && containsAnyForm(f, months)),
-			),
-		);
-		out.set(eventKey(row), held);
+		out.set(eventKey(row), heldTerms(tokens, row.timestamp, terms));
 	}
 	return out;
 }

@@ -29,11 +29,20 @@ beforeAll(async () => {
 		// Distractors: shorter, so plain bm25 ranks their single term above the answer's.
 		cookies: ["a batch of cookies", "lunch was good"],
 		bread: ["one batch of bread", "dinner was fine"],
+		// Written in November (below); no text says "November". The January distractor is shorter.
+		november: ["The agency called with a possible match for us, a four year old girl"],
+		january: ["The agency called."],
+		// More than the 40 events whose context is read, each ranked above the answer by its own words; the
+		// answer's workspace path names "caroline" (its session facts are on the row, so it is not cut first).
+		fences: Array.from({ length: 48 }, (_, i) => `paint fence ${i}`),
+		caroline: ["Oh and I started to paint again, a small landscape of the lake at sunset with acrylics"],
+		neighbour: ["Caroline's cat is sleeping"],
 	};
 	for (const [name, turns] of Object.entries(sessions)) {
 		const f = lineFactory({ cwd: `/work/${name}`, prefix: name });
 		const lines = [f.header(), ...turns.map((t, i) => (i % 2 === 0 ? f.user(t) : f.assistant(t)))];
-		writeFileSync(join(dir, `${name}.jsonl`), lines.join(""));
+		const text = lines.join("");
+		writeFileSync(join(dir, `${name}.jsonl`), name === "november" ? text.replaceAll("2026-01-", "2026-11-") : text);
 		await new SourceSyncer(store.db).sync(join(dir, `${name}.jsonl`));
 	}
 });
@@ -55,5 +64,17 @@ describe("conversation context in the relaxed tier", () => {
 		const hit = r.hits.find((h) => h.snippet?.includes("Batches of 10k rows"));
 		expect(hit?.matchedTerms).toEqual(["batch"]);
 		expect(hit?.missingTerms).toEqual(["backfilling"]);
+	});
+
+	it("a month no text names still counts for the events written in it", () => {
+		const hits = search("what did the agency call about in November");
+		expect(hits[0]).toContain("possible match");
+	});
+
+	it("an event beyond the first 40 by its own words is ranked with its session facts", () => {
+		const hits = search("what did Caroline paint");
+		const answer = hits.findIndex((h) => h.includes("landscape of the lake"));
+		expect(answer).toBeGreaterThanOrEqual(0);
+		expect(answer).toBeLessThan(hits.findIndex((h) => h.startsWith("paint fence")));
 	});
 });
