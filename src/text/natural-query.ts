@@ -46,6 +46,8 @@ export interface AnalyzedQuery {
 	phrases: QueryTerm[];
 	/** The optional words as the user wrote them (lowercase, e.g. "didn't"), for the text the model reads. */
 	ignored: string[];
+	/** The question asks for a measure ("how many", "how long", "how old"): its answer likely states a number. */
+	asksMeasure: boolean;
 }
 
 /** Shortest English prefix offered: shorter ones ("use"*, "run"*) match too many unrelated words. */
@@ -58,6 +60,8 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const terms: QueryTerm[] = [];
 	const phrases: QueryTerm[] = [];
 	const ignored: string[] = [];
+	let previous = "";
+	let asksMeasure = false;
 	for (const [index, segment] of splitQuery(query).entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
@@ -66,10 +70,15 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 			if (!phrases.some((p) => p.text === text)) phrases.push(exactUnit(text, tokens));
 			continue;
 		}
-		if (terms.some((t) => t.text === text)) continue;
 		const word = contractionForm(segment.text);
+		const after = previous;
+		previous = word;
+		if (terms.some((t) => t.text === text)) continue;
 		const month = index > 0 && isMonthMay(segment.text);
-		if (isStopword(word) && !month) {
+		// The plain word right after "how" asks a degree (how long, how old, how often): the answer says a measure.
+		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
+		if (after === "how" && (degree || word === "many" || word === "much")) asksMeasure = true;
+		if ((isStopword(word) && !month) || degree) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
 		} else terms.push(isInflectable(segment.text, tokens) && !month ? wordUnit(text) : exactUnit(text, tokens));
@@ -79,7 +88,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		for (const t of terms) t.optional = false;
 		ignored.length = 0;
 	}
-	return { terms, phrases, ignored };
+	return { terms, phrases, ignored, asksMeasure };
 }
 
 /**

@@ -64,6 +64,18 @@ describe("analyzeQuery: natural phrasing", () => {
 		if (required.includes("may")) expect(may).toEqual({ text: "may", variants: ["may"], optional: false });
 	});
 
+	it.each([
+		["how long does the pipeline take", ["pipeline", "take"], true],
+		["How old are Melanie's kids?", ["melanie", "kids"], true],
+		["how many tests passed", ["tests", "passed"], true],
+		["how to fix the build", ["fix", "build"], false],
+		["what is the long test", ["long", "test"], false],
+	])("%s: the word after how asks a measure, and is optional", (query, required, asksMeasure) => {
+		const r = analyzed(query);
+		expect(r.terms.filter((t) => !t.optional).map((t) => t.text)).toEqual(required);
+		expect(r.asksMeasure).toBe(asksMeasure);
+	});
+
 	it("keeps function words optional when a quoted phrase carries the query", () => {
 		const r = analyzed('the "staging cluster"');
 		expect(units('the "staging cluster"')).toEqual(["?the"]);

@@ -16,6 +16,8 @@ import { type SearchTerm, searchTerms } from "./terms.js";
 /** A validated search, ready for the candidate stage. */
 export interface SearchPlan {
 	terms: SearchTerm[];
+	/** The question asks for a measure (natural-query.ts): the relaxed tier favours events that state a number. */
+	asksMeasure: boolean;
 	/** FTS5 expressions over the tags column, all required. */
 	tagMatches: string[];
 	/** FTS5 expressions over the tags column a candidate must not match. */
@@ -55,11 +57,11 @@ function placeholders(n: number): string {
 export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerContext): SearchPlan {
 	if (req === null || typeof req !== "object") throw invalid("The search request must be an object.");
 	if (typeof req.query !== "string") throw invalid('"query" must be a string of terms and "quoted phrases".');
-	const terms = searchTerms(req.query);
+	const { terms, asksMeasure } = searchTerms(req.query);
 	const filters = parseFilters(req);
 	const auth = authorizedRoots(caller);
 	const ctx: FilterContext = { db, caller, auth };
-	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false };
+	const plan: SearchPlan = { terms, asksMeasure, tagMatches: [], tagExclusions: [], checks: [], empty: false };
 	const require = (form: string | null | undefined) => {
 		if (form === null) plan.empty = true;
 		else if (form !== undefined) plan.tagMatches.push(form);

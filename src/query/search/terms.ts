@@ -63,7 +63,7 @@ function formsOf(unit: QueryTerm): string[][] {
 }
 
 /** Required terms and phrases of a raw query; throws QueryError (invalid_request) for an unsearchable query. */
-export function searchTerms(query: string): SearchTerm[] {
+export function searchTerms(query: string): { terms: SearchTerm[]; asksMeasure: boolean } {
 	const analyzed = analyzeQuery(query);
 	if ("error" in analyzed) throw invalid(analyzed.error);
 	const terms = analyzed.terms
@@ -84,5 +84,5 @@ export function searchTerms(query: string): SearchTerm[] {
 		forms: formsOf(p),
 		quoted: true,
 	}));
-	return [...phrases, ...terms];
+	return { terms: [...phrases, ...terms], asksMeasure: analyzed.asksMeasure };
 }

@@ -37,6 +37,9 @@ beforeAll(async () => {
 		fences: Array.from({ length: 48 }, (_, i) => `paint fence ${i}`),
 		caroline: ["Oh and I started to paint again, a small landscape of the lake at sunset with acrylics"],
 		neighbour: ["Caroline's cat is sleeping"],
+		// A measure question: the answer states a number, the shorter distractors do not.
+		ruby: ["Ruby's kids are excited about the lake, they are 6 and 9 this year"],
+		rubyNotes: ["Ruby's kids said hi", "Ruby's kids made cookies"],
 	};
 	for (const [name, turns] of Object.entries(sessions)) {
 		const f = lineFactory({ cwd: `/work/${name}`, prefix: name });
@@ -76,5 +79,10 @@ describe("conversation context in the relaxed tier", () => {
 		const answer = hits.findIndex((h) => h.includes("landscape of the lake"));
 		expect(answer).toBeGreaterThanOrEqual(0);
 		expect(answer).toBeLessThan(hits.findIndex((h) => h.startsWith("paint fence")));
+	});
+
+	it("a question asking a measure ranks the event that states a number first", () => {
+		const hits = search("how old are Ruby's kids at school");
+		expect(hits[0]).toContain("they are 6 and 9");
 	});
 });
