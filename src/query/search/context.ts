@@ -2,9 +2,9 @@
  * Conversation context for the relaxed tier: a question's words are often spread over a conversation rather than
  * in the one turn that answers it ("what batch size did we pick for backfilling" → "Batches of 10k rows please",
  * said in reply to a turn about the backfill). A term the event lacks counts for part of its weight when the
- * conversation around it has it: the turns just before and after, the session's opening request and name, its
- * workspace, or the month the event happened in ("what did Caroline paint in May"). Bounded: a few short texts per
- * event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
+ * conversation around it has it: the turns and tool calls just before and after, the session's opening request and
+ * name, its workspace, or the month the event happened in ("what did Caroline paint in May"). Bounded: a few short
+ * texts per event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
  */
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
@@ -19,8 +19,11 @@ const CONTEXT_CHARS = 2_000;
 /** Turns read on each side of the event. */
 const NEIGHBOUR_TURNS = 1;
 
-/** Conversational kinds: a tool output next to an event is not what a question refers to. */
-const TURN_KINDS = ["user_text", "assistant_text"];
+/**
+ * What was said and what was run: a tool call names what the output next to it is (`read pnpm-workspace.yaml`,
+ * `psql … revenue_daily`). A tool output next to an event is not what a question refers to.
+ */
+const TURN_KINDS = ["user_text", "assistant_text", "tool_call", "bash_command"];
 
 const MONTHS = [
 	["january", "jan"],

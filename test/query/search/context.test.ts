@@ -41,6 +41,21 @@ beforeAll(async () => {
 		ruby: ["Ruby's kids are excited about the lake, they are 6 and 9 this year"],
 		rubyNotes: ["Ruby's kids said hi", "Ruby's kids made cookies"],
 	};
+	// A tool output whose call (the event before it) names the file it shows; the distractors are conversation,
+	// which outweighs tool output, with the same word.
+	const w = lineFactory({ cwd: "/work/repo", prefix: "repo" });
+	const call = JSON.parse(w.assistant("reading"));
+	call.message.content = [
+		{ type: "toolCall", id: "c1", name: "read", arguments: { path: "/work/repo/pnpm-workspace.yaml" } },
+	];
+	const repo = [w.header(), w.user("set up the monorepo"), `${JSON.stringify(call)}\n`];
+	repo.push(w.toolResult("c1", "read", 'packages:\n  - "apps/*"\n  - "packages/*"\n'));
+	writeFileSync(join(dir, "repo.jsonl"), repo.join(""));
+	await new SourceSyncer(store.db).sync(join(dir, "repo.jsonl"));
+	const chat = lineFactory({ cwd: "/work/chat", prefix: "chat" });
+	const talk = [chat.header(), chat.user("the packages look fine"), chat.assistant("packages are updated")];
+	writeFileSync(join(dir, "chat.jsonl"), talk.join(""));
+	await new SourceSyncer(store.db).sync(join(dir, "chat.jsonl"));
 	for (const [name, turns] of Object.entries(sessions)) {
 		const f = lineFactory({ cwd: `/work/${name}`, prefix: name });
 		const lines = [f.header(), ...turns.map((t, i) => (i % 2 === 0 ? f.user(t) : f.assistant(t)))];
@@ -84,5 +99,12 @@ describe("conversation context in the relaxed tier", () => {
 	it("a question asking a measure ranks the event that states a number first", () => {
 		const hits = search("how old are Ruby's kids at school");
 		expect(hits[0]).toContain("they are 6 and 9");
+	});
+
+	it("a tool output counts the call that produced it as context", () => {
+		const hits = search("pnpm-workspace.yaml packages globs");
+		const output = hits.findIndex((h) => h.startsWith("packages:"));
+		expect(output).toBeGreaterThanOrEqual(0);
+		expect(output).toBeLessThan(hits.findIndex((h) => h.includes("packages look fine")));
 	});
 });
