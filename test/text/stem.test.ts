@@ -94,6 +94,13 @@ describe("wordForms", () => {
 		expect(wordForms("disable")).toContain("disabled");
 	});
 
+	it("reaches the two-letter singular of a three-letter plural, without verb forms", () => {
+		expect(wordForms("ads")).toContain("ad");
+		expect(wordForms("ids")).toContain("id");
+		expect(wordForms("ads")).not.toContain("added");
+		expect(wordForms("bus")).toContain("buses");
+	});
+
 	it("doubles the final consonant only where English does", () => {
 		expect(wordForms("target")).not.toContain("targetted");
 		expect(wordForms("open")).not.toContain("openned");
