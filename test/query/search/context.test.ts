@@ -40,6 +40,12 @@ beforeAll(async () => {
 		// A measure question: the answer states a number, the shorter distractors do not.
 		ruby: ["Ruby's kids are excited about the lake, they are 6 and 9 this year"],
 		rubyNotes: ["Ruby's kids said hi", "Ruby's kids made cookies"],
+		// More than 40 shorter events with the question's words and no number: the answer is found before the cut.
+		pat: ["Pat's kids are excited about the summer, they turn 7 and 10 this year"],
+		patNotes: Array.from(
+			{ length: 48 },
+			(_, i) => `Pat's kids said ${String.fromCharCode(97 + (i % 26))}${"x".repeat(i)}`,
+		),
 	};
 	// A tool output whose call (the event before it) names the file it shows; the distractors are conversation,
 	// which outweighs tool output, with the same word.
@@ -106,5 +112,10 @@ describe("conversation context in the relaxed tier", () => {
 		const output = hits.findIndex((h) => h.startsWith("packages:"));
 		expect(output).toBeGreaterThanOrEqual(0);
 		expect(output).toBeLessThan(hits.findIndex((h) => h.includes("packages look fine")));
+	});
+
+	it("a measure question counts a number before choosing the events whose context is read", () => {
+		const hits = search("how old are Pat's kids at camp");
+		expect(hits[0]).toContain("they turn 7 and 10");
 	});
 });
