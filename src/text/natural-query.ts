@@ -38,6 +38,9 @@ export interface QueryTerm {
 	optional: boolean;
 }
 
+/** What a question asks for, where its question words say (see AnalyzedQuery.asks). */
+export type QuestionAsks = "measure" | "name";
+
 /** The analysed query: loose terms in query order, quoted phrases, and the words made optional. */
 export interface AnalyzedQuery {
 	/** Unquoted units in query order, duplicates removed. */
@@ -46,8 +49,11 @@ export interface AnalyzedQuery {
 	phrases: QueryTerm[];
 	/** The optional words as the user wrote them (lowercase, e.g. "didn't"), for the text the model reads. */
 	ignored: string[];
-	/** The question asks for a measure ("how many", "how long", "how old"): its answer likely states a number. */
-	asksMeasure: boolean;
+	/**
+	 * What the question asks for, when its words say: a measure ("how many", "how long", "how old"), whose answer
+	 * likely states a number, or a name ("which test …", "which hook …"), whose answer likely names it.
+	 */
+	asks?: QuestionAsks;
 }
 
 /** Shortest English prefix offered: shorter ones ("use"*, "run"*) match too many unrelated words. */
@@ -61,7 +67,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const phrases: QueryTerm[] = [];
 	const ignored: string[] = [];
 	let previous = "";
-	let asksMeasure = false;
+	let asks: QuestionAsks | undefined;
 	for (const [index, segment] of splitQuery(query).entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
@@ -77,7 +83,8 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		const month = index > 0 && isMonthMay(segment.text);
 		// The plain word right after "how" asks a degree (how long, how old, how often): the answer says a measure.
 		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
-		if (after === "how" && (degree || word === "many" || word === "much")) asksMeasure = true;
+		if (after === "how" && (degree || word === "many" || word === "much")) asks ??= "measure";
+		if (index === 0 && word === "which") asks = "name";
 		if ((isStopword(word) && !month) || degree) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
@@ -88,7 +95,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		for (const t of terms) t.optional = false;
 		ignored.length = 0;
 	}
-	return { terms, phrases, ignored, asksMeasure };
+	return asks ? { terms, phrases, ignored, asks } : { terms, phrases, ignored };
 }
 
 /**

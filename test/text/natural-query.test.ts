@@ -65,15 +65,17 @@ describe("analyzeQuery: natural phrasing", () => {
 	});
 
 	it.each([
-		["how long does the pipeline take", ["pipeline", "take"], true],
-		["How old are Melanie's kids?", ["melanie", "kids"], true],
-		["how many tests passed", ["tests", "passed"], true],
-		["how to fix the build", ["fix", "build"], false],
-		["what is the long test", ["long", "test"], false],
-	])("%s: the word after how asks a measure, and is optional", (query, required, asksMeasure) => {
+		["how long does the pipeline take", ["pipeline", "take"], "measure"],
+		["How old are Melanie's kids?", ["melanie", "kids"], "measure"],
+		["how many tests passed", ["tests", "passed"], "measure"],
+		["how to fix the build", ["fix", "build"], undefined],
+		["what is the long test", ["long", "test"], undefined],
+		["Which hook re-renders the dashboard?", ["hook", "re renders", "dashboard"], "name"],
+		["the hook which re-renders", ["hook", "re renders"], undefined],
+	])("%s: what the question asks for (the word after how is optional)", (query, required, asks) => {
 		const r = analyzed(query);
 		expect(r.terms.filter((t) => !t.optional).map((t) => t.text)).toEqual(required);
-		expect(r.asksMeasure).toBe(asksMeasure);
+		expect(r.asks).toBe(asks);
 	});
 
 	it("keeps function words optional when a quoted phrase carries the query", () => {

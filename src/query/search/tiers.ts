@@ -6,18 +6,18 @@
  * (bm25 adds the idf of each matched term, so covering more and rarer terms ranks higher, while a term repeated in
  * a short statement still counts); for a candidate only a per-term list held, the sum of its per-term scores. No
  * FTS query per candidate: with a MATCH, a rowid lookup walks the whole doclist (290 ms for a common term on 1 GB).
- * The best events (chosen with their session facts and, for a question asking a measure, a stated number counted:
- * measure.ts) are then re-ranked with their conversation context (context.ts). Measured on bench/natural: 89.2 %
+ * The best events (chosen with their session facts and, for a question asking a measure or a name, a stated number
+ * or name counted: answer-type.ts) are then re-ranked with their conversation context (context.ts). Measured on bench/natural: 90.0 %
  * recall@5 against 75.3 % for plain bm25-OR (82.9 % without the context). Phrases are required in every query.
  */
 
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
+import { statesAnswer } from "./answer-type.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
-import { statesNumber } from "./measure.js";
 import type { SearchPlan } from "./request.js";
 import type { SearchTerm } from "./terms.js";
 
@@ -99,15 +99,15 @@ function presentBeyondPrefix(
 	return terms.filter((t) => matched.includes(t) || inIndex(t));
 }
 
-/** Share of the rarest term's idf that stating a number adds to an event when the question asks for a measure. */
-const MEASURE_WEIGHT = 0.5;
+/** Share of the rarest term's idf that stating what the question asks for (a number, a name) adds to an event. */
+const ANSWER_WEIGHT = 0.5;
 /** Candidates (the best by their own score and session facts) whose opening is read for a number. */
-const MEASURE_ROWS = 120;
+const ANSWER_ROWS = 120;
 
 /**
  * The best events' final order: their own score (`own`, by fragment), less part of the weight of each term the
- * event lacks but its conversation has (context.ts), less `bonus` (a question asking a measure, an event stating a
- * number: measure.ts).
+ * event lacks but its conversation has (context.ts), less `bonus` (the question asks a measure or a name, the event
+ * states one: answer-type.ts).
  */
 function rerank(
 	db: QueryDb,
@@ -209,11 +209,11 @@ export function relaxedTiers(
 	});
 	const byScore = (a: CandidateRow, b: CandidateRow) => a.score - b.score || a.fragmentId - b.fragmentId;
 	scored.sort(byScore);
-	// A question asking a measure: the best candidates that state a number rank with that counted, before the cut.
-	const numbered = plan.asksMeasure ? statesNumber(db, scored.slice(0, MEASURE_ROWS)) : new Set<number>();
-	const measure = MEASURE_WEIGHT * Math.max(0, ...live.map(weight));
-	if (numbered.size > 0) {
-		for (const row of scored) if (numbered.has(row.fragmentId)) row.score -= measure;
+	// A question asking a measure or a name: the best candidates that state one rank with that counted, before the cut.
+	const answering = plan.asks ? statesAnswer(db, scored.slice(0, ANSWER_ROWS), plan.asks) : new Set<number>();
+	const answerBonus = ANSWER_WEIGHT * Math.max(0, ...live.map(weight));
+	if (answering.size > 0) {
+		for (const row of scored) if (answering.has(row.fragmentId)) row.score -= answerBonus;
 		scored.sort(byScore);
 	}
 	const phraseTokens = [...phrases, ...live].map((t) => t.tokens);
@@ -226,7 +226,7 @@ export function relaxedTiers(
 		seen.add(key);
 		best.push({ group, matched: presentTerms(db, group.best, live, listedOf.get(key) ?? new Set()) });
 	}
-	const adjusted = rerank(db, best, live, weight, own, (id) => (numbered.has(id) ? measure : 0));
+	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
 	for (const { group, matched: inPrefix } of adjusted.slice(0, need)) {
 		const matched = presentBeyondPrefix(db, group.best, live, inPrefix);
 		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });

@@ -46,6 +46,9 @@ beforeAll(async () => {
 			{ length: 48 },
 			(_, i) => `Pat's kids said ${String.fromCharCode(97 + (i % 26))}${"x".repeat(i)}`,
 		),
+		// A "which" question: the answer names the file as code does; the shorter distractors do not name one.
+		flaky: ["the flaky one is test/due-date.test.ts, it fails on CI about once a day"],
+		flakyNotes: ["that test is a good test", "the test passes, test done"],
 	};
 	// A tool output whose call (the event before it) names the file it shows; the distractors are conversation,
 	// which outweighs tool output, with the same word.
@@ -117,5 +120,10 @@ describe("conversation context in the relaxed tier", () => {
 	it("a measure question counts a number before choosing the events whose context is read", () => {
 		const hits = search("how old are Pat's kids at camp");
 		expect(hits[0]).toContain("they turn 7 and 10");
+	});
+
+	it("a which-question ranks the event that names something as code above ones that do not", () => {
+		const hits = search("which test was unreliable");
+		expect(hits[0]).toContain("test/due-date.test.ts");
 	});
 });
