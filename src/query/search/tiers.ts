@@ -105,6 +105,20 @@ const ANSWER_WEIGHT = 0.5;
 const ANSWER_ROWS = 120;
 
 /**
+ * Sorts `scored` (in place) best first; for a question asking a measure or a name, the best ANSWER_ROWS that state
+ * one (answer-type.ts) rank with `bonus` counted, before the events whose context is read are chosen. Returns them.
+ */
+function sortWithAnswers(db: QueryDb, plan: SearchPlan, scored: CandidateRow[], bonus: number): Set<number> {
+	const byScore = (a: CandidateRow, b: CandidateRow) => a.score - b.score || a.fragmentId - b.fragmentId;
+	scored.sort(byScore);
+	const answering = plan.asks ? statesAnswer(db, scored.slice(0, ANSWER_ROWS), plan.asks) : new Set<number>();
+	if (answering.size === 0) return answering;
+	for (const row of scored) if (answering.has(row.fragmentId)) row.score -= bonus;
+	scored.sort(byScore);
+	return answering;
+}
+
+/**
  * The best events' final order: their own score (`own`, by fragment), less part of the weight of each term the
  * event lacks but its conversation has (context.ts), less `bonus` (the question asks a measure or a name, the event
  * states one: answer-type.ts).
@@ -207,15 +221,8 @@ export function relaxedTiers(
 		const facts = [...factsOf(row)].filter((t) => !terms.has(live.indexOf(t)));
 		return { ...row, score: score - CONTEXT_WEIGHT * facts.reduce((n, t) => n + weight(t), 0) };
 	});
-	const byScore = (a: CandidateRow, b: CandidateRow) => a.score - b.score || a.fragmentId - b.fragmentId;
-	scored.sort(byScore);
-	// A question asking a measure or a name: the best candidates that state one rank with that counted, before the cut.
-	const answering = plan.asks ? statesAnswer(db, scored.slice(0, ANSWER_ROWS), plan.asks) : new Set<number>();
 	const answerBonus = ANSWER_WEIGHT * Math.max(0, ...live.map(weight));
-	if (answering.size > 0) {
-		for (const row of scored) if (answering.has(row.fragmentId)) row.score -= answerBonus;
-		scored.sort(byScore);
-	}
+	const answering = sortWithAnswers(db, plan, scored, answerBonus);
 	const phraseTokens = [...phrases, ...live].map((t) => t.tokens);
 	const seen = new Set(exclude);
 	const best: Array<{ group: EventGroup; matched: SearchTerm[] }> = [];
