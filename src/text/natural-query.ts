@@ -38,6 +38,9 @@ export interface QueryTerm {
 	optional: boolean;
 }
 
+/** What a question asks for, where its question words say (see AnalyzedQuery.asks). */
+export type QuestionAsks = "measure" | "name";
+
 /** The analysed query: loose terms in query order, quoted phrases, and the words made optional. */
 export interface AnalyzedQuery {
 	/** Unquoted units in query order, duplicates removed. */
@@ -46,6 +49,11 @@ export interface AnalyzedQuery {
 	phrases: QueryTerm[];
 	/** The optional words as the user wrote them (lowercase, e.g. "didn't"), for the text the model reads. */
 	ignored: string[];
+	/**
+	 * What the question asks for, when its words say: a measure ("how many", "how long", "how old"), whose answer
+	 * likely states a number, or a name ("which test …", "which hook …"), whose answer likely names it.
+	 */
+	asks?: QuestionAsks;
 }
 
 /** Shortest English prefix offered: shorter ones ("use"*, "run"*) match too many unrelated words. */
@@ -58,7 +66,9 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const terms: QueryTerm[] = [];
 	const phrases: QueryTerm[] = [];
 	const ignored: string[] = [];
-	for (const segment of splitQuery(query)) {
+	let previous = "";
+	let asks: QuestionAsks | undefined;
+	for (const [index, segment] of splitQuery(query).entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
 		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
@@ -66,19 +76,34 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 			if (!phrases.some((p) => p.text === text)) phrases.push(exactUnit(text, tokens));
 			continue;
 		}
-		if (terms.some((t) => t.text === text)) continue;
 		const word = contractionForm(segment.text);
-		if (isStopword(word)) {
+		const after = previous;
+		previous = word;
+		if (terms.some((t) => t.text === text)) continue;
+		const month = index > 0 && isMonthMay(segment.text);
+		// The plain word right after "how" asks a degree (how long, how old, how often): the answer says a measure.
+		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
+		if (after === "how" && (degree || word === "many" || word === "much")) asks ??= "measure";
+		if (index === 0 && word === "which") asks = "name";
+		if ((isStopword(word) && !month) || degree) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
-		} else terms.push(isInflectable(segment.text, tokens) ? wordUnit(text) : exactUnit(text, tokens));
+		} else terms.push(isInflectable(segment.text, tokens) && !month ? wordUnit(text) : exactUnit(text, tokens));
 	}
 	// A query of nothing but function words ("the", "what was it") still searches for them.
 	if (phrases.length === 0 && terms.every((t) => t.optional)) {
 		for (const t of terms) t.optional = false;
 		ignored.length = 0;
 	}
-	return { terms, phrases, ignored };
+	return asks ? { terms, phrases, ignored, asks } : { terms, phrases, ignored };
+}
+
+/**
+ * `May` capitalised after the query's first word is the month ("what did Caroline paint in May"), a word the
+ * conversation context can match by date; lowercase, or opening the query ("May I …"), it is the modal verb.
+ */
+function isMonthMay(segment: string): boolean {
+	return /^May[^\p{L}\p{N}]*$/u.test(segment);
 }
 
 /** An English word: its inflections, and its stem as a prefix when long enough. */

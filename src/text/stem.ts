@@ -136,6 +136,8 @@ function paradigms(w: string): string[][] {
 function bases(w: string): string[] {
 	const irregular = IRREGULAR.get(w);
 	if (irregular) return [irregular[0]];
+	// A three-letter word in -s may be the plural of a two-letter one (ads, ids, PCs) or a word (bus, gas): both.
+	if (w.length === 3 && /[a-z][a-rt-z]s$/u.test(w)) return [w, w.slice(0, -1)];
 	if (w.length < 4 || /(?:is|ss|us)$/u.test(w)) return [w];
 	if (/ie[sd]$/u.test(w) && w.length > 4) return [`${w.slice(0, -3)}y`]; // studies, studied → study
 	if (w.endsWith("es") && /(?:[sxz]|[cs]h)$/u.test(w.slice(0, -2))) return esBases(w.slice(0, -2));
@@ -154,6 +156,7 @@ function bases(w: string): string[] {
 function paradigm(b: string): string[] {
 	const irregular = IRREGULAR.get(b);
 	if (irregular) return [...irregular];
+	if (b.length < 3) return [b]; // ad, id: a noun, its plural is the word itself
 	if (NOUN_OR_ADJECTIVE.test(b)) return [b, plural(b)];
 	const out = [b, plural(b), ...withSuffix(b, "ed"), ...withSuffix(b, "ing")];
 	const noun = ionNoun(b);
@@ -167,11 +170,13 @@ const NOUN_OR_ADJECTIVE =
 
 /** The -ion noun of a verb: migrate → migration, optimize → optimization, connect → connection. */
 function ionNoun(b: string): string | undefined {
-	if (b.length < 6) return undefined; // date, size, term
+	// Five letters are enough after -ct/-pt (adopt → adoption, elect); not for the others (date, size, term).
+	if (/(?:ct|pt)$/u.test(b) && b.length >= 5) return `${b}ion`; // connection, adoption
+	if (b.length < 6) return undefined;
 	if (b.endsWith("ate")) return `${b.slice(0, -1)}ion`;
 	if (/(?:gur|iz)e$/u.test(b)) return `${b.slice(0, -1)}ation`; // configuration, optimization
 	if (/[eu]te$/u.test(b) && measure(b) >= 2) return `${b.slice(0, -1)}ion`; // deletion, execution
-	if (/(?:ct|pt|ress|cuss)$/u.test(b)) return `${b}ion`; // connection, adoption, compression, discussion
+	if (/(?:ress|cuss)$/u.test(b)) return `${b}ion`; // compression, discussion
 	if (/(?:rm|stall)$/u.test(b)) return `${b}ation`; // information, installation (not -ment: payment)
 	return undefined;
 }

@@ -52,6 +52,32 @@ describe("analyzeQuery: natural phrasing", () => {
 		},
 	);
 
+	it.each([
+		["what did Caroline paint in May", ["caroline", "paint", "may"]],
+		["deploys since May?", ["deploys", "may"]],
+		["May I see the logs", ["see", "logs"]],
+		["the deploy may fail", ["deploy", "fail"]],
+	])("%s: a capitalised May after the first word is the month, a required exact word", (query, required) => {
+		const r = analyzed(query);
+		expect(r.terms.filter((t) => !t.optional).map((t) => t.text)).toEqual(required);
+		const may = r.terms.find((t) => t.text === "may");
+		if (required.includes("may")) expect(may).toEqual({ text: "may", variants: ["may"], optional: false });
+	});
+
+	it.each([
+		["how long does the pipeline take", ["pipeline", "take"], "measure"],
+		["How old are Melanie's kids?", ["melanie", "kids"], "measure"],
+		["how many tests passed", ["tests", "passed"], "measure"],
+		["how to fix the build", ["fix", "build"], undefined],
+		["what is the long test", ["long", "test"], undefined],
+		["Which hook re-renders the dashboard?", ["hook", "re renders", "dashboard"], "name"],
+		["the hook which re-renders", ["hook", "re renders"], undefined],
+	])("%s: what the question asks for (the word after how is optional)", (query, required, asks) => {
+		const r = analyzed(query);
+		expect(r.terms.filter((t) => !t.optional).map((t) => t.text)).toEqual(required);
+		expect(r.asks).toBe(asks);
+	});
+
 	it("keeps function words optional when a quoted phrase carries the query", () => {
 		const r = analyzed('the "staging cluster"');
 		expect(units('the "staging cluster"')).toEqual(["?the"]);

@@ -16,6 +16,7 @@ const SAME_WORD: string[][] = [
 	["match", "matches", "matched", "matching"],
 	["fix", "fixes", "fixed", "fixing"],
 	["connect", "connects", "connected", "connecting", "connection", "connections"],
+	["adopt", "adopts", "adopted", "adopting", "adoption", "adoptions"],
 	["delete", "deletes", "deleted", "deleting", "deletion"],
 	["implement", "implements", "implemented", "implementing"],
 	["enable", "enables", "enabled", "enabling"],
@@ -91,6 +92,13 @@ describe("wordForms", () => {
 		expect(wordForms("daily")).toEqual(["daily", "dailies"]);
 		expect(wordForms("apply")).toContain("applied");
 		expect(wordForms("disable")).toContain("disabled");
+	});
+
+	it("reaches the two-letter singular of a three-letter plural, without verb forms", () => {
+		expect(wordForms("ads")).toContain("ad");
+		expect(wordForms("ids")).toContain("id");
+		expect(wordForms("ads")).not.toContain("added");
+		expect(wordForms("bus")).toContain("buses");
 	});
 
 	it("doubles the final consonant only where English does", () => {

@@ -23,20 +23,22 @@ export function eventKey(row: Pick<CandidateRow, "sourceId" | "seq">): string {
 	return `${row.sourceId}:${row.seq}`;
 }
 
+/** The first `chars` characters of each fragment's text, by fragment id (a plain text is cut in SQL). */
+export function fragmentOpenings(db: QueryDb, ids: readonly number[], chars: number): Map<number, string> {
+	const rows = all<{ id: number; text: StoredFragmentText }>(
+		db,
+		`SELECT id, CASE WHEN typeof(text) = 'text' THEN substr(text, 1, ?) ELSE text END AS text
+		FROM fragments WHERE id IN (SELECT value FROM json_each(?))`,
+		[chars, JSON.stringify(ids)],
+	);
+	return new Map(rows.map((r) => [r.id, decodeFragmentPrefix(r.text, chars)]));
+}
+
 /** Rank `rows` for the query's phrases and group them per event; `otherIds` bounds the other fragment ids kept. */
 export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][], otherIds: number): EventGroup[] {
 	// Proximity needs text: read it for a bounded prefix of the candidates only.
 	const targets = proximityTargets(rows, phrases.length);
-	const texts = new Map<number, string>();
-	if (targets.length > 0) {
-		for (const r of all<{ id: number; text: StoredFragmentText }>(
-			db,
-			`SELECT id, CASE WHEN typeof(text) = 'text' THEN substr(text, 1, ?) ELSE text END AS text
-			FROM fragments WHERE id IN (SELECT value FROM json_each(?))`,
-			[RERANK_FRAGMENT_CHARS, JSON.stringify(targets)],
-		))
-			texts.set(r.id, decodeFragmentPrefix(r.text, RERANK_FRAGMENT_CHARS));
-	}
+	const texts = targets.length > 0 ? fragmentOpenings(db, targets, RERANK_FRAGMENT_CHARS) : new Map<number, string>();
 	const groups = new Map<string, EventGroup>();
 	for (const row of rankCandidates(rows, phrases, texts)) {
 		const key = eventKey(row);

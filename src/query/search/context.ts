@@ -2,9 +2,9 @@
  * Conversation context for the relaxed tier: a question's words are often spread over a conversation rather than
  * in the one turn that answers it ("what batch size did we pick for backfilling" → "Batches of 10k rows please",
  * said in reply to a turn about the backfill). A term the event lacks counts for part of its weight when the
- * conversation around it has it: the turns just before and after, the session's opening request and name, its
- * workspace, or the month the event happened in ("what did Caroline paint in May"). Bounded: a few short texts per
- * event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
+ * conversation around it has it: the turns and tool calls just before and after, the session's opening request and
+ * name, its workspace, or the month the event happened in ("what did Caroline paint in May"). Bounded: a few short
+ * texts per event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
  */
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
@@ -19,8 +19,11 @@ const CONTEXT_CHARS = 2_000;
 /** Turns read on each side of the event. */
 const NEIGHBOUR_TURNS = 1;
 
-/** Conversational kinds: a tool output next to an event is not what a question refers to. */
-const TURN_KINDS = ["user_text", "assistant_text"];
+/**
+ * What was said and what was run: a tool call names what the output next to it is (`read pnpm-workspace.yaml`,
+ * `psql … revenue_daily`). A tool output next to an event is not what a question refers to.
+ */
+const TURN_KINDS = ["user_text", "assistant_text", "tool_call", "bash_command"];
 
 const MONTHS = [
 	["january", "jan"],
@@ -43,6 +46,41 @@ function monthTokens(timestamp: string): string[][] {
 	return (MONTHS[month - 1] ?? []).map((m) => [m]);
 }
 
+const MONTH_TOKENS = MONTHS.flat().map((m) => [m]);
+
+/** True when the term names a month: the event's timestamp can hold it even when no text does. */
+export function namesMonth(term: SearchTerm): boolean {
+	return term.forms.some((f) => f.length === 1 && containsAnyForm(f, MONTH_TOKENS));
+}
+
+/** Which of `terms` hold in `tokens` (context text) or name the month of `timestamp`. */
+function heldTerms(tokens: readonly string[], timestamp: string, terms: readonly SearchTerm[]): Set<SearchTerm> {
+	const months = monthTokens(timestamp);
+	return new Set(
+		terms.filter(
+			(t) => containsAnyForm(tokens, t.forms) || t.forms.some((f) => f.length === 1 && containsAnyForm(f, months)),
+		),
+	);
+}
+
+/**
+ * Which of `terms` each row's session facts hold: its name, its workspace path and its month. They are on the row
+ * already, so this costs no read and can rank every candidate, not only the best CONTEXT_GROUPS. Computed once per
+ * session and month.
+ */
+export function sessionFacts(terms: readonly SearchTerm[]): (row: CandidateRow) => Set<SearchTerm> {
+	const known = new Map<string, Set<SearchTerm>>();
+	return (row) => {
+		const key = `${row.sourceId}:${row.timestamp.slice(0, 7)}`;
+		let held = known.get(key);
+		if (held === undefined) {
+			held = heldTerms(indexTokens(`${row.sessionName ?? ""}\n${row.cwd}`), row.timestamp, terms);
+			known.set(key, held);
+		}
+		return held;
+	};
+}
+
 /** Which of `terms` the context of each row's event holds, by event key. */
 export function contextTerms(
 	db: QueryDb,
@@ -54,13 +92,7 @@ export function contextTerms(
 	const texts = contextTexts(db, rows);
 	for (const row of rows) {
 		const tokens = indexTokens([...(texts.get(eventKey(row)) ?? []), row.sessionName ?? "", row.cwd].join("\n"));
-		const months = monthTokens(row.timestamp);
-		const held = new Set(
-			terms.filter(
-				(t) => containsAnyForm(tokens, t.forms) || t.forms.some((f) => f.length === 1 && containsAnyForm(f, months)),
-			),
-		);
-		out.set(eventKey(row), held);
+		out.set(eventKey(row), heldTerms(tokens, row.timestamp, terms));
 	}
 	return out;
 }

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../contract.js";
 import { tag } from "../../text/fragment-tags.js";
+import type { QuestionAsks } from "../../text/natural-query.js";
 import { authorizationSql, authorizedRoots, isVisibleCwd, type SqlClause } from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { get, type QueryDb } from "../db.js";
@@ -16,6 +17,8 @@ import { type SearchTerm, searchTerms } from "./terms.js";
 /** A validated search, ready for the candidate stage. */
 export interface SearchPlan {
 	terms: SearchTerm[];
+	/** What the question asks for (natural-query.ts): the relaxed tier favours events that state one (answer-type.ts). */
+	asks?: QuestionAsks;
 	/** FTS5 expressions over the tags column, all required. */
 	tagMatches: string[];
 	/** FTS5 expressions over the tags column a candidate must not match. */
@@ -55,11 +58,12 @@ function placeholders(n: number): string {
 export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerContext): SearchPlan {
 	if (req === null || typeof req !== "object") throw invalid("The search request must be an object.");
 	if (typeof req.query !== "string") throw invalid('"query" must be a string of terms and "quoted phrases".');
-	const terms = searchTerms(req.query);
+	const { terms, asks } = searchTerms(req.query);
 	const filters = parseFilters(req);
 	const auth = authorizedRoots(caller);
 	const ctx: FilterContext = { db, caller, auth };
 	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false };
+	if (asks) plan.asks = asks;
 	const require = (form: string | null | undefined) => {
 		if (form === null) plan.empty = true;
 		else if (form !== undefined) plan.tagMatches.push(form);

@@ -7,7 +7,7 @@
  */
 
 import { looksLikeTag } from "../../text/fragment-tags.js";
-import { analyzeQuery, type QueryTerm } from "../../text/natural-query.js";
+import { analyzeQuery, type QueryTerm, type QuestionAsks } from "../../text/natural-query.js";
 import { hasCjk } from "../../text/search-text.js";
 import { foldToken } from "../../text/term-presence.js";
 import { invalid } from "../errors.js";
@@ -63,7 +63,7 @@ function formsOf(unit: QueryTerm): string[][] {
 }
 
 /** Required terms and phrases of a raw query; throws QueryError (invalid_request) for an unsearchable query. */
-export function searchTerms(query: string): SearchTerm[] {
+export function searchTerms(query: string): { terms: SearchTerm[]; asks?: QuestionAsks } {
 	const analyzed = analyzeQuery(query);
 	if ("error" in analyzed) throw invalid(analyzed.error);
 	const terms = analyzed.terms
@@ -84,5 +84,6 @@ export function searchTerms(query: string): SearchTerm[] {
 		forms: formsOf(p),
 		quoted: true,
 	}));
-	return [...phrases, ...terms];
+	const all = [...phrases, ...terms];
+	return analyzed.asks ? { terms: all, asks: analyzed.asks } : { terms: all };
 }

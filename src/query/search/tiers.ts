@@ -6,16 +6,18 @@
  * (bm25 adds the idf of each matched term, so covering more and rarer terms ranks higher, while a term repeated in
  * a short statement still counts); for a candidate only a per-term list held, the sum of its per-term scores. No
  * FTS query per candidate: with a MATCH, a rowid lookup walks the whole doclist (290 ms for a common term on 1 GB).
- * The best events are then re-ranked with their conversation context (context.ts). Measured on bench/natural:
- * 86.9 % recall@5 against 75.3 % for plain bm25-OR (82.9 % without the context). Phrases are required in every query.
+ * The best events (chosen with their session facts and, for a question asking a measure or a name, a stated number
+ * or name counted: answer-type.ts) are then re-ranked with their conversation context (context.ts). Measured on bench/natural: 90.0 %
+ * recall@5 against 75.3 % for plain bm25-OR (82.9 % without the context). Phrases are required in every query.
  */
 
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
+import { statesAnswer } from "./answer-type.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
-import { contextTerms } from "./context.js";
+import { contextTerms, namesMonth, sessionFacts } from "./context.js";
 import type { SearchPlan } from "./request.js";
 import type { SearchTerm } from "./terms.js";
 
@@ -97,6 +99,56 @@ function presentBeyondPrefix(
 	return terms.filter((t) => matched.includes(t) || inIndex(t));
 }
 
+/** Share of the rarest term's idf that stating what the question asks for (a number, a name) adds to an event. */
+const ANSWER_WEIGHT = 0.5;
+/** Candidates (the best by their own score and session facts) whose opening is read for a number. */
+const ANSWER_ROWS = 120;
+
+/**
+ * Sorts `scored` (in place) best first; for a question asking a measure or a name, the best ANSWER_ROWS that state
+ * one (answer-type.ts) rank with `bonus` counted, before the events whose context is read are chosen. Returns them.
+ */
+function sortWithAnswers(db: QueryDb, plan: SearchPlan, scored: CandidateRow[], bonus: number): Set<number> {
+	const byScore = (a: CandidateRow, b: CandidateRow) => a.score - b.score || a.fragmentId - b.fragmentId;
+	scored.sort(byScore);
+	const answering = plan.asks ? statesAnswer(db, scored.slice(0, ANSWER_ROWS), plan.asks) : new Set<number>();
+	if (answering.size === 0) return answering;
+	for (const row of scored) if (answering.has(row.fragmentId)) row.score -= bonus;
+	scored.sort(byScore);
+	return answering;
+}
+
+/**
+ * The best events' final order: their own score (`own`, by fragment), less part of the weight of each term the
+ * event lacks but its conversation has (context.ts), less `bonus` (the question asks a measure or a name, the event
+ * states one: answer-type.ts).
+ */
+function rerank(
+	db: QueryDb,
+	best: ReadonlyArray<{ group: EventGroup; matched: SearchTerm[] }>,
+	live: readonly SearchTerm[],
+	weight: (t: SearchTerm) => number,
+	own: ReadonlyMap<number, number>,
+	bonus: (fragmentId: number) => number,
+): Array<{ group: EventGroup; matched: SearchTerm[]; score: number }> {
+	const context = contextTerms(
+		db,
+		best.map((b) => b.group.best),
+		live,
+	);
+	const adjusted = best.map(({ group, matched }) => {
+		const held = context.get(eventKey(group.best)) ?? new Set();
+		const credit = live.filter((t) => !matched.includes(t) && held.has(t)).reduce((sum, t) => sum + weight(t), 0);
+		const row = { ...group.best, score: own.get(group.best.fragmentId) ?? group.best.score };
+		return {
+			group: { ...group, best: row },
+			matched,
+			score: row.score - CONTEXT_WEIGHT * credit - bonus(row.fragmentId),
+		};
+	});
+	return adjusted.sort((a, b) => a.score - b.score);
+}
+
 /**
  * Events that match only some of the plain terms, best coverage first, at most `need`, none of them in `exclude`
  * (event keys already shown). Empty when the query has nothing to relax.
@@ -117,13 +169,15 @@ export function relaxedTiers(
 	const total = Math.max(1, get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 1);
 	const dfs = new Map(plain.map((term) => [term, documentFrequency(db, term)]));
 	const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
+	// A month name no text holds still names the month of an event (context.ts).
 	const live = plain
-		.filter((term) => (dfs.get(term) ?? 0) > 0)
+		.filter((term) => (dfs.get(term) ?? 0) > 0 || namesMonth(term))
 		.sort((a, b) => idf(dfs.get(b) ?? 0) - idf(dfs.get(a) ?? 0))
 		.slice(0, MAX_RELAXED_TERMS);
-	if (live.length === 0 && phrases.length === 0) return result;
+	if (live.every((t) => (dfs.get(t) ?? 0) === 0) && phrases.length === 0) return result;
 
-	const anyTerm = live.length > 0 ? `(${live.map((t) => t.anyForm).join(" OR ")})` : undefined;
+	const indexed = live.filter((term) => (dfs.get(term) ?? 0) > 0);
+	const anyTerm = indexed.length > 0 ? `(${indexed.map((t) => t.anyForm).join(" OR ")})` : undefined;
 	const required = phrases.map((t) => t.match);
 	// Per fragment: its bm25 against the OR (exact where the OR list had it), the per-term scores it summed
 	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
@@ -146,19 +200,29 @@ export function relaxedTiers(
 	// A rare term alone: its events are found however common the others are. A common term's own list would
 	// only repeat the OR's newest window, and its df probe already walked that far.
 	live.forEach((term, i) => {
-		if (live.length > 1 && (dfs.get(term) ?? 0) < DF_COUNT_CAP) gather([...required, term.anyForm], TERM_CANDIDATES, i);
+		const df = dfs.get(term) ?? 0;
+		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP) gather([...required, term.anyForm], TERM_CANDIDATES, i);
 	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
 	if (required.length > 0) gather(required, TERM_CANDIDATES, -1);
 	if (found.size === 0) return result;
 
+	const weight = (t: SearchTerm) => idf(dfs.get(t) ?? 0);
 	const listedOf = new Map<string, Set<number>>();
+	const own = new Map<number, number>();
+	const factsOf = sessionFacts(live);
 	const scored = [...found.values()].map(({ row, or, sum, terms }) => {
 		const key = eventKey(row);
 		listedOf.set(key, new Set([...(listedOf.get(key) ?? []), ...terms]));
-		return { ...row, score: or ?? (terms.size > 0 ? sum : row.score) };
+		const score = or ?? (terms.size > 0 ? sum : row.score);
+		own.set(row.fragmentId, score);
+		// The events whose context is read are chosen with their session facts counted (free: on the row), so
+		// an event that only its session names the topic of is not cut before its context is seen.
+		const facts = [...factsOf(row)].filter((t) => !terms.has(live.indexOf(t)));
+		return { ...row, score: score - CONTEXT_WEIGHT * facts.reduce((n, t) => n + weight(t), 0) };
 	});
-	scored.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
+	const answerBonus = ANSWER_WEIGHT * Math.max(0, ...live.map(weight));
+	const answering = sortWithAnswers(db, plan, scored, answerBonus);
 	const phraseTokens = [...phrases, ...live].map((t) => t.tokens);
 	const seen = new Set(exclude);
 	const best: Array<{ group: EventGroup; matched: SearchTerm[] }> = [];
@@ -169,19 +233,7 @@ export function relaxedTiers(
 		seen.add(key);
 		best.push({ group, matched: presentTerms(db, group.best, live, listedOf.get(key) ?? new Set()) });
 	}
-	// A term the event lacks but its conversation has counts for part of its weight (context.ts).
-	const context = contextTerms(
-		db,
-		best.map((b) => b.group.best),
-		live,
-	);
-	const weight = (t: SearchTerm) => idf(dfs.get(t) ?? 0);
-	const adjusted = best.map((b) => {
-		const held = context.get(eventKey(b.group.best)) ?? new Set();
-		const bonus = live.filter((t) => !b.matched.includes(t) && held.has(t)).reduce((sum, t) => sum + weight(t), 0);
-		return { ...b, score: b.group.best.score - CONTEXT_WEIGHT * bonus };
-	});
-	adjusted.sort((a, b) => a.score - b.score);
+	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
 	for (const { group, matched: inPrefix } of adjusted.slice(0, need)) {
 		const matched = presentBeyondPrefix(db, group.best, live, inPrefix);
 		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });
