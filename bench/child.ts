@@ -203,7 +203,10 @@ async function main(): Promise<void> {
 	const fn = tasks[task];
 	if (!fn) throw new Error(`unknown bench task ${JSON.stringify(task)}; known: ${Object.keys(tasks).join(", ")}`);
 	const result = await fn(JSON.parse(json ?? "{}"));
-	process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+	// Flushed before exit: a pipe write is asynchronous, and process.exit cut a long result (11,000+ sync times).
+	await new Promise<void>((resolve) =>
+		process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`, () => resolve()),
+	);
 }
 
 main().then(
