@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
-import { planTreeStates } from "../../src/ingest/state-plan.js";
+import { PLAN_MAX_LINE_BYTES, planTreeStates } from "../../src/ingest/state-plan.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import type { SqliteDb } from "../../src/store/db.js";
@@ -94,6 +94,29 @@ describe("planned tree states", () => {
 		const after = statesOf(planned.db);
 		expect(after).toContain("e0000027 alternate not-selected");
 		expect(after).toContain("x0000000 selected direct");
+		expect(verifyIndex(planned.db, [{ path: planned.sessions, subfolders: false }]).differences).toEqual([]);
+	});
+
+	it("a file with a line longer than PLAN_MAX_LINE_BYTES gets no plan (its chunks are not joined) and is indexed right", async () => {
+		const planned = await store();
+		const path = join(planned.sessions, "long.jsonl");
+		const lines = lineFactory();
+		writeFileSync(
+			path,
+			lines.header() +
+				lines.user("short") +
+				lines.toolResult("c1", "bash", "x".repeat(3 * PLAN_MAX_LINE_BYTES)) +
+				lines.user("after"),
+		);
+		expect(planTreeStates(path)).toBeUndefined();
+		const small = join(planned.sessions, "small.jsonl");
+		branchedSession(small);
+		expect(planTreeStates(small)?.states.size).toBe(2 * 34);
+		const result = await catchUp(planned.db, {
+			roots: [{ path: planned.sessions, subfolders: false }],
+			groupMs: 60_000,
+		});
+		expect(result.indexed).toBe(2);
 		expect(verifyIndex(planned.db, [{ path: planned.sessions, subfolders: false }]).differences).toEqual([]);
 	});
 
