@@ -31,14 +31,12 @@ export function factsOf(st: BigIntStats): FileFacts {
 
 /** The one "unchanged" rule: a complete, error-free checkpoint of the same inode with the same size and mtime. */
 export function matchesCheckpoint(row: CheckpointFacts, file: FileFacts): boolean {
-	return (
-		row.syncedAt !== null &&
-		(row.lastError ?? null) === null &&
-		row.dev === file.dev &&
-		row.ino === file.ino &&
-		row.size === file.size &&
-		row.mtimeMs === file.mtimeMs
-	);
+	return row.syncedAt !== null && (row.lastError ?? null) === null && sameFacts(row, file);
+}
+
+/** Same inode, size and mtime: the file has not been replaced, grown or rewritten since `seen` was taken. */
+export function sameFacts(seen: FileFacts, file: FileFacts): boolean {
+	return seen.dev === file.dev && seen.ino === file.ino && seen.size === file.size && seen.mtimeMs === file.mtimeMs;
 }
 
 /** Facts of a regular file at `path`; undefined when it is gone or not a regular file (FIFO, socket, directory…). */

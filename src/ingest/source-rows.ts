@@ -48,7 +48,6 @@ const CHECKPOINT_COLUMNS = `id, path, dev, ino, size, mtime_ms AS mtimeMs, offse
 export class SourceRows {
 	private readonly byPath;
 	private readonly byIdentity;
-	private readonly byId;
 	private readonly insertSource;
 	private readonly insertEvent;
 	private readonly insertFragment;
@@ -70,7 +69,6 @@ export class SourceRows {
 		// No RETURNING: it makes the INSERT a statement transaction, and every statement savepoint flushes FTS5's
 		// pending terms to disk as a new segment (fts5SavepointMethod), once per file of a bulk pass.
 		this.insertSource = db.prepare("INSERT INTO sources (path, dev, ino, size, mtime_ms) VALUES (?, ?, ?, ?, ?)");
-		this.byId = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE id = ?`);
 		this.insertEvent = db.prepare(
 			`INSERT INTO events (source_id, seq, entry_id, parent_id, entry_type, role, tool_name, tool_call_id, is_error,
 				timestamp, line_no, byte_start, byte_end, line_hash, link_id, attributes, files, branch_state, selection_state)
@@ -123,8 +121,8 @@ export class SourceRows {
 
 	/** A new source row with an empty checkpoint. */
 	create(path: string, dev: string, ino: string, size: number, mtimeMs: number): SourceCheckpoint {
-		const id = this.insertSource.run(path, dev, ino, size, mtimeMs).lastInsertRowid;
-		return this.byId.get(id) as SourceCheckpoint;
+		this.insertSource.run(path, dev, ino, size, mtimeMs);
+		return this.get(path) as SourceCheckpoint;
 	}
 
 	/** Drops every derived row of a source (fragments and FTS rows follow by cascade and trigger). */

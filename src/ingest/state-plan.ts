@@ -14,7 +14,7 @@ import { DEFAULT_MAX_LINE_BYTES, initialParseState, parseChunk } from "../parse/
 import { computeTreeStates, treeNodeOfEntry } from "../project/tree-states.js";
 import type { TreeNode, TreeStates } from "../project/types.js";
 import { chunkReader, concat } from "./chunk-reader.js";
-import { type FileFacts, openRegularFile } from "./file-facts.js";
+import { type FileFacts, openRegularFile, sameFacts } from "./file-facts.js";
 
 /** The planned states of a file's entries, valid while the file still has these facts. */
 export interface StatePlan {
@@ -61,17 +61,10 @@ function skeleton(fd: number, size: number, maxLineBytes: number): TreeNode[] | 
 
 /** True when `plan` was made from the file as it is now (same identity, size and modification time). */
 export function planHolds(plan: StatePlan, file: FileFacts): boolean {
-	const p = plan.file;
-	return p.dev === file.dev && p.ino === file.ino && p.size === file.size && p.mtimeMs === file.mtimeMs;
+	return sameFacts(plan.file, file);
 }
 
-/** The planned states of `nodes`, or undefined when the plan lacks any of them (the file grew since). */
+/** The planned states (a map covering `nodes`), or undefined when the plan lacks any of them (the file grew since). */
 export function plannedStates(plan: StatePlan, nodes: TreeNode[]): Map<number, TreeStates> | undefined {
-	const out = new Map<number, TreeStates>();
-	for (const n of nodes) {
-		const s = plan.states.get(n.seq);
-		if (!s) return undefined;
-		out.set(n.seq, s);
-	}
-	return out;
+	return nodes.every((n) => plan.states.has(n.seq)) ? plan.states : undefined;
 }

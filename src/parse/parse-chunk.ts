@@ -70,7 +70,6 @@ class ChunkRun {
 	readonly receipts: SkipReceipt[] = [];
 	header: SessionHeader | undefined;
 	readonly state: ParseState;
-	private skeletonIds: EntryIds = { id: "", parentId: null };
 
 	constructor(
 		state: ParseState,
@@ -148,8 +147,9 @@ class ChunkRun {
 	): void {
 		const st = this.state;
 		if (start === end) return;
-		if (this.skeleton && st.sessionVersion !== undefined && !st.noHeader && this.skeletonLine(bytes, start, end)) {
-			this.push({ byteStart, byteEnd, type: "message", timestamp: "", raw: {} }, this.skeletonIds);
+		const ids = this.skeleton && st.sessionVersion !== undefined && !st.noHeader && this.skeletonIds(bytes, start, end);
+		if (ids) {
+			this.push({ byteStart, byteEnd, type: "message", timestamp: "", raw: {} }, ids);
 			return;
 		}
 		const text = decode(start, end);
@@ -217,20 +217,16 @@ class ChunkRun {
 	}
 
 	/**
-	 * With `skeleton`: true when the line is a message whose head is what Pi writes, so its ids are known without
-	 * parsing it (left in `skeletonIds`). v1 lines count an ordinal, as a parsed one would.
+	 * With `skeleton`: the ids of a message line whose head is what Pi writes, known without parsing it; undefined for
+	 * any other line. A v1 line takes an ordinal, as a parsed one would.
 	 */
-	private skeletonLine(bytes: Uint8Array, start: number, end: number): boolean {
+	private skeletonIds(bytes: Uint8Array, start: number, end: number): EntryIds | undefined {
 		const head = latin1(bytes, start, Math.min(end, start + HEAD_BYTES));
 		if ((this.state.sessionVersion as number) < 2) {
-			if (!V1_MESSAGE_HEAD.test(head)) return false;
-			this.skeletonIds = this.v1Ids(this.state.v1Ordinal++);
-			return true;
+			return V1_MESSAGE_HEAD.test(head) ? this.v1Ids(this.state.v1Ordinal++) : undefined;
 		}
 		const m = MESSAGE_HEAD.exec(head);
-		if (!m) return false;
-		this.skeletonIds = { id: m[1] as string, parentId: m[2] ?? null };
-		return true;
+		return m ? { id: m[1] as string, parentId: m[2] ?? null } : undefined;
 	}
 
 	/** The first JSON value of the file must be the header, as in Pi's `loadEntriesFromFile`. */

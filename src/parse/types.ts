@@ -77,8 +77,9 @@ export interface ParseOptions {
 	/** Lines longer than this (bytes, without the `\n`) are skipped with a receipt, unparsed. Default 8 MiB. */
 	maxLineBytes?: number;
 	/**
-	 * Only the tree skeleton is wanted (id, parentId, type): a message line of a v2+ file whose head is exactly what
-	 * Pi writes (`{"type":"message","id":…,"parentId":…`) is taken from that head, unparsed, with an empty `raw`.
+	 * Only the tree skeleton is wanted (id, parentId, type): a message line whose head is exactly what Pi writes
+	 * (v2+: `{"type":"message","id":…,"parentId":…`; v1: `{"type":"message",`, its id derived from its ordinal) is
+	 * taken from that head, unparsed, with an empty `raw`.
 	 * A damaged line with an intact head then counts as an entry; every other line is parsed in full.
 	 */
 	skeleton?: boolean;
