@@ -16,7 +16,7 @@ import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import { DEFAULT_BUSY_TIMEOUT_MS, isDiskFull, isStoreDamage, type SqliteDb, sqliteErrorCode } from "../store/db.js";
+import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader, concat } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
@@ -170,21 +170,12 @@ export class SourceSyncer {
 		const deadline = Date.now() + (o.busyWaitMs ?? 0);
 		for (;;) {
 			try {
-				return this.withBusyTimeout(o.busyTimeoutMs, run);
+				return withBusyTimeout(this.db, o.busyTimeoutMs, run);
 			} catch (err) {
-				if (!isBusy(err)) throw err;
+				if (!isBusyError(err)) throw err;
 				if (Date.now() >= deadline) return "busy";
 				await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
 			}
-		}
-	}
-
-	private withBusyTimeout<T>(ms: number, fn: () => T): T {
-		this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
-		try {
-			return fn();
-		} finally {
-			this.db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
 		}
 	}
 
@@ -406,11 +397,6 @@ export class SourceSyncer {
 /** Pause between attempts to get a write lock held by another process (the event loop runs meanwhile). */
 /** Poll interval while another connection holds the write lock (a 1 ms timer costs nothing while waiting). */
 const BUSY_RETRY_MS = 1;
-
-function isBusy(err: unknown): boolean {
-	const code = sqliteErrorCode(err);
-	return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
-}
 
 const UNKNOWN_STATES = { branchState: "unknown", selectionState: "unknown" } as const;
 

@@ -136,6 +136,22 @@ export function sqliteErrorCode(err: unknown): string | undefined {
 	return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 
+/** True when SQLite refused because another connection holds the lock (SQLITE_BUSY*, SQLITE_LOCKED*). */
+export function isBusyError(err: unknown): boolean {
+	const code = sqliteErrorCode(err);
+	return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/** Runs `fn` with the connection's busy timeout set to `ms`, then restores the default. */
+export function withBusyTimeout<T>(db: Pick<SqliteDb, "pragma">, ms: number, fn: () => T): T {
+	db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+	try {
+		return fn();
+	} finally {
+		db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
+	}
+}
+
 /**
  * True for errors that mean the file is not a usable SQLite database: corrupt, not a database at all, or shorter
  * than its own page index says (SQLITE_IOERR_SHORT_READ: a truncated file, or a `-wal` file deleted under a live
