@@ -9,7 +9,7 @@ import type { BranchState, SelectionState } from "../../contract.js";
 import { isStoreDamage } from "../../store/db.js";
 import { all, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
-import { type RankCandidate, weightedBm25Sql } from "../rank.js";
+import { type RankCandidate, WEIGHTED_BM25_RANK } from "../rank.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
@@ -73,6 +73,12 @@ CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
 
+/**
+ * A rowid bound of an FTS5 query. FTS5 seeks to an integer bound but ignores a real one (and then returns every
+ * match for `rowid = ?`, or walks the whole doclist for a range), and drivers bind a JS number as a real.
+ */
+export const INTEGER = "CAST(? AS INTEGER)";
+
 /** Fragment ids with their weighted bm25, best first. */
 type Ranked = Array<{ id: number; score: number }>;
 
@@ -110,9 +116,9 @@ function rankedWindow(
 			// bm25 runs only on the rows the range returns.
 			const scored = all<{ id: number; score: number }>(
 				db,
-				`SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
-				WHERE fragments_fts MATCH ? AND rowid BETWEEN ? AND ?`,
-				[termsOnly, Math.min(...ids), Math.max(...ids)],
+				`SELECT rowid AS id, rank AS score FROM fragments_fts
+				WHERE fragments_fts MATCH ? AND rank MATCH ? AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`,
+				[termsOnly, WEIGHTED_BM25_RANK, Math.min(...ids), Math.max(...ids)],
 			);
 			const ranked = scored.filter((r) => allowed.has(r.id)).sort((a, b) => a.score - b.score || a.id - b.id);
 			return { ranked: ranked.slice(0, keep), capped: false };
@@ -121,10 +127,10 @@ function rankedWindow(
 	const ranked = all<{ id: number; score: number; n: number }>(
 		db,
 		`SELECT id, score, n FROM (SELECT id, score, count(*) OVER () AS n, row_number() OVER (ORDER BY id DESC) AS age
-			FROM (SELECT rowid AS id, ${weightedBm25Sql()} AS score FROM fragments_fts
-			WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?))
+			FROM (SELECT rowid AS id, rank AS score FROM fragments_fts
+			WHERE fragments_fts MATCH ? AND rank MATCH ? ORDER BY rowid DESC LIMIT ?))
 		WHERE age <= ? ORDER BY score, id LIMIT ?`,
-		[match, cap + 1, cap, keep],
+		[match, WEIGHTED_BM25_RANK, cap + 1, cap, keep],
 	);
 	return { ranked, capped: (ranked[0]?.n ?? 0) > cap };
 }

@@ -15,7 +15,7 @@ import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragm
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";
-import { type CandidateRow, findCandidates } from "./candidates.js";
+import { type CandidateRow, findCandidates, INTEGER } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
 import type { SearchPlan } from "./request.js";
@@ -83,8 +83,8 @@ function presentTerms(
 }
 
 /**
- * `matched` completed for a fragment longer than the scanned prefix: a term the prefix lacked is asked of the index.
- * A rowid lookup with a MATCH walks the term's doclist, so this is for the page's events only.
+ * `matched` completed for a fragment longer than the scanned prefix: a term the prefix lacked is asked of the index
+ * (a seek with an integer rowid: candidates.ts, INTEGER).
  */
 function presentBeyondPrefix(
 	db: QueryDb,
@@ -94,8 +94,10 @@ function presentBeyondPrefix(
 ): SearchTerm[] {
 	if (best.charCount <= PRESENCE_SCAN_CHARS) return matched;
 	const inIndex = (t: SearchTerm) =>
-		get(db, "SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ?", [t.match, best.fragmentId]) !==
-		undefined;
+		get(db, `SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ${INTEGER}`, [
+			t.match,
+			best.fragmentId,
+		]) !== undefined;
 	return terms.filter((t) => matched.includes(t) || inIndex(t));
 }
 
