@@ -7,7 +7,7 @@
 
 import type { BranchState, SelectionState } from "../../contract.js";
 import { isStoreDamage } from "../../store/db.js";
-import { all, get, type QueryDb } from "../db.js";
+import { all, allViaJson, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import { type RankCandidate, WEIGHTED_BM25_RANK } from "../rank.js";
 import type { SearchPlan } from "./request.js";
@@ -18,7 +18,7 @@ export const MAX_RANKED_MATCHES = 3_000;
 /** Ranked fragments returned per conjunction at most (a search asks for fewer: searchCandidateRows). */
 export const SEARCH_CANDIDATE_LIMIT = 500;
 
-/** Ranked fragments joined and checked per slice: joins cost ~10 µs a row, so only as many as the page needs. */
+/** Ranked fragments joined and checked per further slice: joins cost ~3 µs a row, so only as many as the page needs. */
 const JOIN_SLICE = 100;
 
 /** Ranked rows kept per row asked for: the exact checks rarely reject one (the filters narrowed inside the index). */
@@ -61,14 +61,31 @@ export function matchExpression(
 	return `${positive} NOT (${plan.tagExclusions.join(" OR ")})`;
 }
 
+/** What the join returns for each ranked fragment (CandidateRow less its score). */
+const JOIN_COLUMNS = {
+	fragmentId: "f.id",
+	sourceId: "f.source_id",
+	seq: "f.event_seq",
+	ord: "f.ord",
+	kind: "f.kind",
+	charCount: "f.char_count",
+	fragmentToolName: "f.tool_name",
+	entryId: "e.entry_id",
+	entryType: "e.entry_type",
+	role: "e.role",
+	eventToolName: "e.tool_name",
+	isError: "e.is_error",
+	timestamp: "e.timestamp",
+	branchState: "e.branch_state",
+	selectionState: "e.selection_state",
+	sessionId: "s.session_id",
+	sessionName: "s.session_name",
+	cwd: "s.cwd",
+} as const satisfies Record<keyof Omit<CandidateRow, "score">, string>;
+
 // CROSS JOIN fixes the join order: from the ranked ids outwards, whatever the checks (the planner otherwise may
 // start from sources and walk every fragment of every visible session).
-const JOIN_SQL = `SELECT f.id AS fragmentId, f.source_id AS sourceId, f.event_seq AS seq, f.ord AS ord, f.kind AS kind,
-	f.char_count AS charCount, f.tool_name AS fragmentToolName, e.entry_id AS entryId, e.entry_type AS entryType,
-	e.role AS role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp AS timestamp,
-	e.branch_state AS branchState, e.selection_state AS selectionState,
-	s.session_id AS sessionId, s.session_name AS sessionName, s.cwd AS cwd
-FROM json_each(?) j
+const JOIN_FROM = `FROM json_each(?) j
 CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
@@ -82,15 +99,88 @@ export const INTEGER = "CAST(? AS INTEGER)";
 /** Fragment ids with their weighted bm25, best first. */
 type Ranked = Array<{ id: number; score: number }>;
 
+/** Filtered matches sampled (newest first) to tell a broad filter from a selective one. */
+const FILTER_SAMPLE = 300;
+/** A filter is broad when at least one in this many term matches passes it (in the sample). */
+const BROAD_FILTER_RATIO = 4;
+
+/** Ids (JSON array), count and rowid range of the newest `limit` matches of `match`: a walk, no bm25. */
+function newestIds(db: QueryDb, match: string, limit: number) {
+	return get<{ ids: string; n: number; lo: number | null; hi: number | null }>(
+		db,
+		`SELECT json_group_array(id) AS ids, count(*) AS n, min(id) AS lo, max(id) AS hi
+		FROM (SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`,
+		[match, limit],
+	);
+}
+
+/** Matches of `match` newer than or equal to rowid `lo`, counted up to `limit`: a seek and a bounded walk. */
+function countFrom(db: QueryDb, match: string, lo: number, limit: number): number {
+	return (
+		get<{ n: number }>(
+			db,
+			`SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid >= ${INTEGER}
+			ORDER BY rowid DESC LIMIT ?)`,
+			[match, lo, limit],
+		)?.n ?? 0
+	);
+}
+
 /**
- * The best `keep` of the newest `cap` matches of `match` (the terms and the plan's tags), by weighted bm25. Bounded work: the window is a subquery walking the
- * doclist newest first (a `rowid > floor` bound is not a seek in FTS5: it scans the whole doclist), and bm25 runs
- * on it once; one row more than the cap says whether it applied, without a second walk.
+ * The best `keep` of `ids` (a JSON array of matches of the terms and the filters, within rowids lo..hi) by the
+ * weighted bm25 of the terms alone: the same score as against the whole expression (a tag phrase's weight is 0 and
+ * it is summed after the terms), without the idf scans of the tags' doclists nor their positions on every row. The
+ * cost is a seek and a walk of the terms' matches between lo and hi.
+ */
+function rankAmong(db: QueryDb, termsOnly: string, ids: string, lo: number, hi: number, keep: number): Ranked {
+	return all<{ id: number; score: number }>(
+		db,
+		`SELECT rowid AS id, rank AS score FROM fragments_fts WHERE fragments_fts MATCH ? AND rank MATCH ?
+		AND rowid BETWEEN ${INTEGER} AND ${INTEGER} AND +rowid IN (SELECT value FROM json_each(?))
+		ORDER BY score, id LIMIT ?`,
+		[termsOnly, WEIGHTED_BM25_RANK, lo, hi, ids, keep],
+	);
+}
+
+/**
+ * The filtered window ranked by the terms alone (rankAmong), or undefined when that would walk too many of the
+ * terms' matches: when the terms match more than `cap` fragments and the filter passes fewer than one in
+ * BROAD_FILTER_RATIO of the newest (FILTER_SAMPLE of them sampled), the whole expression is ranked instead.
+ */
+function rankedByTerms(
+	db: QueryDb,
+	termsOnly: string,
+	match: string,
+	cap: number,
+	keep: number,
+): { ranked: Ranked; capped: boolean } | undefined {
+	let window: ReturnType<typeof newestIds>;
+	if (countFrom(db, termsOnly, 0, cap + 1) > cap) {
+		const sample = newestIds(db, match, Math.min(cap + 1, FILTER_SAMPLE));
+		if (sample?.lo === null || sample === undefined) return { ranked: [], capped: false };
+		const limit = sample.n * BROAD_FILTER_RATIO;
+		if (countFrom(db, termsOnly, sample.lo, limit + 1) > limit) return undefined;
+		// A sample short of its size held every filtered match.
+		if (sample.n < FILTER_SAMPLE) window = sample;
+	}
+	window ??= newestIds(db, match, cap + 1);
+	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
+	const capped = window.n > cap;
+	// The (cap + 1)th, oldest id only said whether the cap applied.
+	const lo = capped ? (JSON.parse(window.ids) as number[])[cap - 1] : window.lo;
+	return { ranked: rankAmong(db, termsOnly, window.ids, lo, window.hi, keep), capped };
+}
+
+/**
+ * The best `keep` of the newest `cap` matches of `match` (the terms and the plan's tags), by weighted bm25. Bounded
+ * work: the window is a subquery walking the doclist newest first, and bm25 runs on it once; one row more than the
+ * cap says whether it applied, without a second walk.
  *
  * bm25 computes its idf with a full scan of the doclist of every phrase in the expression, filter tags included,
- * and a tag such as a year or a role is on a large share of all fragments (a rare word under a time range cost
- * 30 ms that way). So when the terms alone match at most `cap` fragments, the filtered ids are taken without bm25
- * and the terms alone are ranked: the same rows, the same order, no cap, and idf scans of the terms' doclists only.
+ * and a tag such as a year, a role or a kind is on a large share of all fragments (a rare word under a time range
+ * cost 30 ms that way; `kinds: tool_result` 12 ms on 1 GB). So when the terms alone match few fragments, or the
+ * filter passes a large share of them, the window's ids are walked without bm25 and ranked by the terms alone
+ * (rankedByTerms): the same rows, the same order.
  */
 function rankedWindow(
 	db: QueryDb,
@@ -102,27 +192,8 @@ function rankedWindow(
 ): { ranked: Ranked; capped: boolean } {
 	if (plan.tagMatches.length > 0) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
-		const few = get<{ n: number }>(
-			db,
-			"SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?)",
-			[termsOnly, cap + 1],
-		);
-		if ((few?.n ?? 0) <= cap) {
-			const ids = all<{ id: number }>(db, "SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ?", [
-				match,
-			]).map((r) => r.id);
-			if (ids.length === 0) return { ranked: [], capped: false };
-			const allowed = new Set(ids);
-			// bm25 runs only on the rows the range returns.
-			const scored = all<{ id: number; score: number }>(
-				db,
-				`SELECT rowid AS id, rank AS score FROM fragments_fts
-				WHERE fragments_fts MATCH ? AND rank MATCH ? AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`,
-				[termsOnly, WEIGHTED_BM25_RANK, Math.min(...ids), Math.max(...ids)],
-			);
-			const ranked = scored.filter((r) => allowed.has(r.id)).sort((a, b) => a.score - b.score || a.id - b.id);
-			return { ranked: ranked.slice(0, keep), capped: false };
-		}
+		const byTerms = rankedByTerms(db, termsOnly, match, cap, keep);
+		if (byTerms) return byTerms;
 	}
 	const ranked = all<{ id: number; score: number; n: number }>(
 		db,
@@ -157,10 +228,15 @@ export function findCandidates(
 		const rows: CandidateRow[] = [];
 		let next = 0;
 		while (rows.length < limit && next < ranked.length) {
-			const slice = ranked.slice(next, next + JOIN_SLICE).map((r) => r.id);
+			// The first slice holds every row asked for: one statement when the checks reject none.
+			const size = next === 0 ? Math.max(JOIN_SLICE, limit) : JOIN_SLICE;
+			const slice = ranked.slice(next, next + size).map((r) => r.id);
 			next += slice.length;
-			const checked = all<Omit<CandidateRow, "score">>(db, `${JOIN_SQL} ${where}`, [JSON.stringify(slice), ...params]);
-			for (const row of checked) rows.push({ ...row, score: score.get(row.fragmentId) ?? 0 });
+			const checked = allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
+				JSON.stringify(slice),
+				...params,
+			]);
+			for (const row of checked) rows.push(Object.assign(row, { score: score.get(row.fragmentId) ?? 0 }));
 		}
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
 		return { rows: rows.slice(0, limit), capped, more: rows.length > limit || next < ranked.length };
