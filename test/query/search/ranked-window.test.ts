@@ -18,7 +18,7 @@ import { type TempStore, tempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
 const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
-const CAP = 20;
+const CAP = 150;
 
 beforeAll(async () => {
 	store = await tempStore();
@@ -26,10 +26,12 @@ beforeAll(async () => {
 	mkdirSync(dir);
 	const f = lineFactory({ cwd: "/work/app" });
 	const lines = [f.header()];
-	// 160 events with the word, a quarter of them bash output, a tenth user messages; scores differ by count and length.
-	for (let i = 0; i < 160; i++) {
+	// 600 events with the word, scores differing by count and length: every other one bash output (a broad filter),
+	// one in ten a user message (a selective one), and `read` output sparse, then all of the newest 110.
+	for (let i = 0; i < 600; i++) {
 		const text = `${"cobalt ".repeat(1 + (i % 4))}${"filler word ".repeat((i * 7) % 50)}`;
-		if (i % 4 === 0) lines.push(f.toolResult(`call${i}`, "bash", text));
+		if (i >= 490 || i % 10 === 3) lines.push(f.toolResult(`call${i}`, "read", text));
+		else if (i % 2 === 0) lines.push(f.toolResult(`call${i}`, "bash", text));
 		else if (i % 10 === 1) lines.push(f.user(text));
 		else lines.push(f.assistant(text));
 	}
@@ -38,12 +40,19 @@ beforeAll(async () => {
 });
 afterAll(() => store.cleanup());
 
-/** The database with every statement's SQL recorded. */
+/** The database with the SQL of every statement run recorded. */
 function recording(db: QueryDb, sql: string[]): QueryDb {
 	return {
 		prepare(s) {
-			sql.push(s);
-			return db.prepare(s);
+			const statement = db.prepare(s);
+			const run = <T>(f: () => T) => {
+				sql.push(s);
+				return f();
+			};
+			return {
+				all: (...params) => run(() => statement.all(...params)),
+				get: (...params) => run(() => statement.get(...params)),
+			};
 		},
 	};
 }
@@ -89,6 +98,16 @@ describe("ranked window of a filtered search", () => {
 		const sql: string[] = [];
 		const r = ranked({ query: "cobalt", roles: ["user"] }, sql);
 		expect(r.rows).toEqual(reference({ query: "cobalt", roles: ["user"] }));
+		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+	});
+
+	it("a filter that passes all of the newest matches but few over the window: the whole expression ranked", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: "cobalt", toolNames: ["read"] }, sql);
+		expect(r.capped).toBe(true);
+		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["read"] }));
+		// The newest filtered matches passed; the depth of the terms' matches the window needs turned it down.
+		expect(sql.some((s) => s.includes("rowid <= CAST(? AS INTEGER) ORDER BY rowid DESC"))).toBe(true);
 		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 
