@@ -99,13 +99,16 @@ export const INTEGER = "CAST(? AS INTEGER)";
 /** Fragment ids with their weighted bm25, best first. */
 type Ranked = Array<{ id: number; score: number }>;
 
-/** Filtered matches sampled (newest first) to tell a broad filter from a selective one. */
-const FILTER_SAMPLE = 100;
 /**
- * The filtered window is ranked by the terms alone when at least one in this many of the terms' matches in its range
- * pass the filter (measured on 1 GB: faster at 2–3, no faster at 3.8).
+ * The filtered window is ranked by the terms alone when the filter passes at least this share of all fragments: then
+ * bm25's idf scan of its tags is long, and the terms' matches in the window's range are few enough to walk (measured
+ * on 1 GB: `kinds: tool_result`, 32 % of fragments, and `toolNames: bash`, 38 %, 30 % faster; `selectionStates:
+ * summarized`, 28 %, no faster; a cwd, a role, errors, 2–8 %, slower).
  */
-const BROAD_FILTER_RATIO = 3;
+const BROAD_FILTER_SHARE = 0.3;
+/** Rowid spans of this many fragments, spread over the index, counted to estimate a filter's share. */
+const SHARE_PROBES = 8;
+const PROBE_SPAN = 500;
 
 /**
  * Ids (JSON array), count and rowid range of the newest `limit` matches of `match`, or of all of them: a walk, no
@@ -158,63 +161,50 @@ function bestFirst<T extends { id: number; score: number }>(ranked: T[]): T[] {
 	return ranked.sort((a, b) => a.score - b.score || a.id - b.id);
 }
 
-/** Whether the terms match at most BROAD_FILTER_RATIO × `n` fragments within rowids lo..hi (a bounded count). */
-function fewTermsWithin(db: QueryDb, termsOnly: string, lo: number, hi: number, n: number): boolean {
-	const limit = n * BROAD_FILTER_RATIO;
-	return countWithin(db, termsOnly, lo, hi, limit + 1) <= limit;
-}
-
-/** The rowid of the `depth`th newest match of `match` up to rowid `hi`, or undefined when it has fewer. */
-function depthFloor(db: QueryDb, match: string, hi: number, depth: number): number | undefined {
-	const row = get<{ n: number; lo: number | null }>(
-		db,
-		`SELECT count(*) AS n, min(id) AS lo FROM (SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ?
-		AND rowid <= ${INTEGER} ORDER BY rowid DESC LIMIT ?)`,
-		[match, hi, depth],
-	);
-	return row !== undefined && row.n >= depth && row.lo !== null ? row.lo : undefined;
-}
+/** Estimated shares of the fragments a tag expression passes, per connection, with the index size they were taken at. */
+const shares = new WeakMap<QueryDb, Map<string, { share: number; maxId: number }>>();
 
 /**
- * Whether the newest `cap` filtered matches lie within the newest BROAD_FILTER_RATIO × `cap` matches of the terms
- * (from `sample`, the newest filtered matches, on). First the sample itself (which turns a selective filter away
- * cheaply), then the whole depth: the newest filtered matches may all be of one session, as for a cwd.
+ * The share of all fragments the plan's tags pass, estimated from SHARE_PROBES spans of rowids spread over the index
+ * (a seek and a walk of at most PROBE_SPAN rows each; the tags' whole doclists are what is too long to count), and
+ * kept until the index grows by a tenth: a share moves slowly, and only the speed of a search depends on it.
  */
-function broadFilter(
-	db: QueryDb,
-	termsOnly: string,
-	match: string,
-	sample: { n: number; lo: number; hi: number },
-	cap: number,
-): boolean {
-	if (!fewTermsWithin(db, termsOnly, sample.lo, sample.hi, sample.n)) return false;
-	if (sample.n < FILTER_SAMPLE) return true;
-	const floor = depthFloor(db, termsOnly, sample.hi, cap * BROAD_FILTER_RATIO);
-	return floor === undefined || countWithin(db, match, floor, sample.hi, cap) >= cap;
+function tagShare(db: QueryDb, plan: SearchPlan): number {
+	const maxId = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 0;
+	const tags = plan.tagMatches.map((t) => `(${t})`).join(" AND ");
+	const known = shares.get(db) ?? new Map<string, { share: number; maxId: number }>();
+	shares.set(db, known);
+	const kept = known.get(tags);
+	if (kept !== undefined && maxId >= kept.maxId && maxId <= kept.maxId * 1.1) return kept.share;
+	const span = Math.max(1, Math.min(PROBE_SPAN, Math.floor(maxId / SHARE_PROBES)));
+	const probe = `SELECT count(*) AS n FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`;
+	const starts = Array.from({ length: SHARE_PROBES }, (_, i) => Math.floor(((i + 0.5) * maxId) / SHARE_PROBES));
+	const row = get<{ n: number | null }>(
+		db,
+		`SELECT sum(n) AS n FROM (${starts.map(() => probe).join(" UNION ALL ")})`,
+		starts.flatMap((lo) => [tags, lo, lo + span - 1]),
+	);
+	const share = (row?.n ?? 0) / (SHARE_PROBES * span);
+	known.set(tags, { share, maxId });
+	return share;
 }
 
 /**
  * The filtered window ranked by the terms alone (rankAmong), or undefined when that would walk too many of the
- * terms' matches: they match more than `cap` fragments and the filter passes fewer than one in BROAD_FILTER_RATIO of
- * those in the window's range (broadFilter).
+ * terms' matches: they match more than `cap` fragments and the filter passes less than BROAD_FILTER_SHARE.
  */
 function rankedByTerms(
 	db: QueryDb,
+	plan: SearchPlan,
 	termsOnly: string,
 	match: string,
 	cap: number,
 	keep: number,
 ): { ranked: Ranked; capped: boolean } | undefined {
-	let window: ReturnType<typeof matchIds>;
 	// The terms match at most `cap` fragments: so do the terms and the filters, every one of them is ranked.
-	if (countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, cap + 1) <= cap) window = matchIds(db, match);
-	else {
-		const sample = matchIds(db, match, Math.min(cap + 1, FILTER_SAMPLE));
-		if (sample?.lo == null || sample.hi === null) return { ranked: [], capped: false };
-		if (!broadFilter(db, termsOnly, match, { n: sample.n, lo: sample.lo, hi: sample.hi }, cap)) return undefined;
-		// A sample short of its size held every filtered match.
-		window = sample.n < FILTER_SAMPLE ? sample : matchIds(db, match, cap + 1);
-	}
+	const few = countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, cap + 1) <= cap;
+	if (!few && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
+	const window = few ? matchIds(db, match) : matchIds(db, match, cap + 1);
 	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
 	const capped = window.n > cap;
 	// The (cap + 1)th, oldest id only said whether the cap applied.
@@ -243,7 +233,7 @@ function rankedWindow(
 ): { ranked: Ranked; capped: boolean } {
 	if (plan.tagMatches.length > 0) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
-		const byTerms = rankedByTerms(db, termsOnly, match, cap, keep);
+		const byTerms = rankedByTerms(db, plan, termsOnly, match, cap, keep);
 		if (byTerms) return byTerms;
 	}
 	const ranked = allViaJson<{ id: number; score: number; n: number }>(

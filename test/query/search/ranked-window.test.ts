@@ -27,7 +27,7 @@ beforeAll(async () => {
 	const f = lineFactory({ cwd: "/work/app" });
 	const lines = [f.header()];
 	// 600 events with the word, scores differing by count and length: every other one bash output (a broad filter),
-	// one in ten a user message (a selective one), and `read` output sparse, then all of the newest 110.
+	// one in ten a user message (a selective one), and `read` output sparse, then all of the newest 110 (a quarter).
 	for (let i = 0; i < 600; i++) {
 		const text = `${"cobalt ".repeat(1 + (i % 4))}${"filler word ".repeat((i * 7) % 50)}`;
 		if (i >= 490 || i % 10 === 3) lines.push(f.toolResult(`call${i}`, "read", text));
@@ -101,13 +101,11 @@ describe("ranked window of a filtered search", () => {
 		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 
-	it("a filter that passes all of the newest matches but few over the window: the whole expression ranked", () => {
+	it("a filter that passes all of the newest matches but few fragments overall: the whole expression ranked", () => {
 		const sql: string[] = [];
 		const r = ranked({ query: "cobalt", toolNames: ["read"] }, sql);
 		expect(r.capped).toBe(true);
 		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["read"] }));
-		// The newest filtered matches passed; the depth of the terms' matches the window needs turned it down.
-		expect(sql.some((s) => s.includes("rowid <= CAST(? AS INTEGER) ORDER BY rowid DESC"))).toBe(true);
 		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 
