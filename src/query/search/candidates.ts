@@ -220,8 +220,8 @@ function rankedByTerms(
  * bm25 computes its idf with a full scan of the doclist of every phrase in the expression, filter tags included,
  * and a tag such as a year, a role or a kind is on a large share of all fragments (a rare word under a time range
  * cost 30 ms that way; `kinds: tool_result` 12 ms on 1 GB). So when the terms alone match few fragments, or the
- * filter passes a large share of them, the window's ids are walked without bm25 and ranked by the terms alone
- * (rankedByTerms): the same rows, the same order.
+ * filter passes a large share of all fragments, the window's ids are walked without bm25 and ranked by the terms
+ * alone (rankedByTerms): the same rows, the same order.
  */
 function rankedWindow(
 	db: QueryDb,
