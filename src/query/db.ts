@@ -60,7 +60,7 @@ function realsExactInJson(db: QueryDb): boolean {
  * parsed here: a driver makes each column of each row a JS value through its native bindings, ≈ 7 µs for a row of
  * 18 columns, where JSON.parse takes a fraction of that (the candidate join of a search: 1.7 → 0.6 ms for 200 rows
  * on 1 GB). Integer, text, null and (`reals`) real columns: a real goes through JSON only where SQLite writes it
- * with enough digits to give the same double back (3.53 does; older versions wrote 15), else the rows are read as
+ * with enough digits to give the same double back (3.53 does; an older one may write 15), else the rows are read as
  * usual. No blobs. Row order: as `rest` yields them.
  */
 export function allViaJson<T>(
