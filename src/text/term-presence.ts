@@ -3,7 +3,7 @@
  * same search-text transform (CJK bigrams) and unicode61 tokenisation, tokens are folded (diacritics removed,
  * lowercased like unicode61) and a form matches where its tokens stand next to each other. Used to name the
  * matched and missing terms of a relaxed hit without one FTS query per (term, fragment): with a MATCH, a rowid
- * lookup costs a whole doclist walk.
+ * lookup seeks in every segment of the term's doclist (≈ 0.3 ms on 1 GB).
  */
 import { lowerLikeUnicode61 } from "./natural-query.js";
 import { unicode61Tokens } from "./query-compiler.js";

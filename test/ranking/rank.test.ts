@@ -16,7 +16,7 @@ import {
 	RERANK_LIMIT,
 	rankCandidates,
 	rankColumnIndex,
-	weightedBm25Sql,
+	WEIGHTED_BM25_RANK,
 } from "../../src/query/rank.js";
 import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
 
@@ -80,13 +80,15 @@ describe("weights and length", () => {
 		put(1, "user_text", "we agreed the lighthouse deploy waits for the staging sign off from ops before friday");
 		put(2, "tool_result", `${"lighthouse deploy log line with other words ".repeat(900)}`);
 		for (let i = 3; i < 40; i++) put(i, "assistant_text", `unrelated filler number ${i}`);
-		const order = (score: string) =>
+		const order = (rank: string) =>
 			db
-				.prepare(`SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH 'lighthouse deploy' ORDER BY ${score}`)
+				.prepare(
+					"SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH 'lighthouse deploy' AND rank MATCH ? ORDER BY rank",
+				)
 				.pluck()
-				.all();
-		expect(order("bm25(fragments_fts)")).toEqual([2, 1]);
-		expect(order(weightedBm25Sql())).toEqual([1, 2]);
+				.all(rank);
+		expect(order("bm25()")).toEqual([2, 1]);
+		expect(order(WEIGHTED_BM25_RANK)).toEqual([1, 2]);
 		db.close();
 	});
 });

@@ -28,6 +28,9 @@ beforeAll(async () => {
 	lines.push(f.user("rollback of the schema worked"));
 	for (let i = 0; i < 40; i++) lines.push(f.assistant(`routine rollback note ${i}`));
 	lines.push(f.user("Caroline went to the support group yesterday"));
+	// Longer than the prefix tiers.ts reads to name matched terms: the rest is asked of the index.
+	lines.push(f.user(`quasar ${"lorem ".repeat(50_000)} pulsar`));
+	lines.push(f.assistant("the nebulon drive hums"));
 	writeFileSync(join(dir, "s.jsonl"), lines.join(""));
 	await new SourceSyncer(store.db).sync(join(dir, "s.jsonl"));
 });
@@ -56,6 +59,15 @@ describe("tiers", () => {
 		const text = renderSearchText(r, "zeppelin rollback hangar", { cwd: "/" });
 		expect(text).toContain('No event contains all of "zeppelin rollback hangar"; the closest match 2 of 3 terms');
 		expect(text).toContain("missing=");
+	});
+
+	it("names the terms of a fragment longer than the scanned prefix by asking the index, not by guessing", () => {
+		const r = search("quasar nebulon pulsar");
+		expect(r.relaxed).toBe(true);
+		const long = r.hits.find((h) => h.matchedTerms?.includes("quasar"));
+		// pulsar lies past the scanned prefix; nebulon is only in another event.
+		expect(long?.matchedTerms?.sort()).toEqual(["pulsar", "quasar"]);
+		expect(long?.missingTerms).toEqual(["nebulon"]);
 	});
 
 	it("full matches come first, then partial ones", () => {

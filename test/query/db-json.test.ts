@@ -1,0 +1,43 @@
+/** allViaJson: rows through one JSON text, and reals only where SQLite writes them exactly. */
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { allViaJson, type QueryDb } from "../../src/query/db.js";
+
+function table(): Database.Database {
+	const db = new Database(":memory:");
+	db.exec("CREATE TABLE t (id INTEGER, name TEXT, score REAL)");
+	const put = db.prepare("INSERT INTO t VALUES (?, ?, ?)");
+	put.run(1, "a", 0.1 + 0.2);
+	put.run(2, null, -5.455905687118569);
+	return db;
+}
+
+const columns = { id: "id", name: "name", score: "score" };
+
+describe("allViaJson", () => {
+	it("returns the rows as the driver would, reals included", () => {
+		const db = table();
+		const rows = allViaJson(db, columns, "FROM t ORDER BY id", [], true);
+		expect(rows).toEqual(db.prepare("SELECT id, name, score FROM t ORDER BY id").all());
+	});
+
+	it("reads the rows as usual where SQLite's JSON would round a real", () => {
+		const db = table();
+		const sql: string[] = [];
+		// An SQLite that writes reals with 15 significant digits.
+		const rounding: QueryDb = {
+			prepare(s) {
+				sql.push(s);
+				if (s.startsWith("SELECT json_array(?, ?, ?)"))
+					return {
+						all: () => [],
+						get: (...p: unknown[]) => ({ j: JSON.stringify(p.map((x) => Number((x as number).toPrecision(15)))) }),
+					};
+				return db.prepare(s);
+			},
+		};
+		const rows = allViaJson<{ score: number }>(rounding, columns, "FROM t ORDER BY id", [], true);
+		expect(rows.map((r) => r.score)).toEqual([0.1 + 0.2, -5.455905687118569]);
+		expect(sql.some((s) => s.includes("json_group_array"))).toBe(false);
+	});
+});

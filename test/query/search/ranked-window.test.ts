@@ -1,0 +1,115 @@
+/**
+ * The ranked window of a filtered search (candidates.ts): however it is computed (the whole expression ranked, or
+ * the filtered ids ranked by the terms alone), it holds the newest `cap` matches of the terms and the filters, in
+ * the order of the weighted bm25 of the whole expression.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventSearchRequest } from "../../../src/contract.js";
+import { SourceSyncer } from "../../../src/ingest/sync-source.js";
+import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
+import type { QueryDb } from "../../../src/query/db.js";
+import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
+import { findCandidates, matchExpression } from "../../../src/query/search/candidates.js";
+import { planSearch } from "../../../src/query/search/request.js";
+import { lineFactory } from "../../helpers/session-lines.js";
+import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+
+let store: TempStore;
+const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const CAP = 150;
+
+beforeAll(async () => {
+	store = await tempStore();
+	const dir = join(store.dir, "sessions");
+	mkdirSync(dir);
+	const f = lineFactory({ cwd: "/work/app" });
+	const lines = [f.header()];
+	// 600 events with the word, scores differing by count and length: every other one bash output (a broad filter),
+	// one in ten a user message (a selective one), and `read` output sparse, then all of the newest 110 (a quarter).
+	for (let i = 0; i < 600; i++) {
+		const text = `${"cobalt ".repeat(1 + (i % 4))}${"filler word ".repeat((i * 7) % 50)}`;
+		if (i >= 490 || i % 10 === 3) lines.push(f.toolResult(`call${i}`, "read", text));
+		else if (i % 2 === 0) lines.push(f.toolResult(`call${i}`, "bash", text));
+		else if (i % 10 === 1) lines.push(f.user(text));
+		else lines.push(f.assistant(text));
+	}
+	writeFileSync(join(dir, "s.jsonl"), lines.join(""));
+	await new SourceSyncer(store.db).sync(join(dir, "s.jsonl"));
+});
+afterAll(() => store.cleanup());
+
+/** The database with the SQL of every statement run recorded. */
+function recording(db: QueryDb, sql: string[]): QueryDb {
+	return {
+		prepare(s) {
+			const statement = db.prepare(s);
+			const run = <T>(f: () => T) => {
+				sql.push(s);
+				return f();
+			};
+			return {
+				all: (...params) => run(() => statement.all(...params)),
+				get: (...params) => run(() => statement.get(...params)),
+			};
+		},
+	};
+}
+
+/** The reference: the newest CAP matches of the whole expression, by bm25 in the select list, best first. */
+function reference(req: EventSearchRequest): Array<{ id: number; score: number }> {
+	const plan = planSearch(store.db, req, caller);
+	const match = matchExpression(
+		plan,
+		plan.terms.map((t) => t.match),
+	);
+	const rows = store.db
+		.prepare(
+			`SELECT rowid AS id, bm25(fragments_fts, ${WEIGHTED_BM25_RANK.slice("bm25(".length)} AS score
+			FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
+		)
+		.all(match, CAP) as Array<{ id: number; score: number }>;
+	return rows.sort((a, b) => a.score - b.score || a.id - b.id);
+}
+
+function ranked(req: EventSearchRequest, sql: string[] = []) {
+	const db = recording(store.db, sql);
+	const found = findCandidates(
+		db,
+		planSearch(db, req, caller),
+		planSearch(db, req, caller).terms.map((t) => t.match),
+		CAP,
+		1000,
+	);
+	return { rows: found.rows.map((r) => ({ id: r.fragmentId, score: r.score })), capped: found.capped };
+}
+
+describe("ranked window of a filtered search", () => {
+	it("a broad filter: the filtered ids ranked by the terms alone, the same rows and scores", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: "cobalt", toolNames: ["bash"] }, sql);
+		expect(r.capped).toBe(true);
+		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["bash"] }));
+		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
+	});
+
+	it("a selective filter: the whole expression ranked, the same rows and scores", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: "cobalt", roles: ["user"] }, sql);
+		expect(r.rows).toEqual(reference({ query: "cobalt", roles: ["user"] }));
+		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+	});
+
+	it("a filter that passes all of the newest matches but few fragments overall: the whole expression ranked", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: "cobalt", toolNames: ["read"] }, sql);
+		expect(r.capped).toBe(true);
+		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["read"] }));
+		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+	});
+
+	it("no filter: the newest CAP by bm25", () => {
+		expect(ranked({ query: "cobalt" }).rows).toEqual(reference({ query: "cobalt" }));
+	});
+});
