@@ -8,16 +8,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { CATCH_UP_LOCK, catchUpActive } from "../../src/ingest/catch-up-job.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { HotPathUpkeep } from "../../src/ingest/hot-path-upkeep.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { mergeStep, mergeSteps } from "../../src/store/fts-merge.js";
-import { createGeneration } from "../../src/store/generations.js";
 import { takeLock } from "../../src/store/lock.js";
 import { lineFactory } from "../helpers/session-lines.js";
-import { tempDir } from "./temp-store.js";
+import { tempStore } from "../helpers/temp-store.js";
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -25,14 +23,23 @@ afterEach(async () => {
 });
 
 async function store() {
-	const t = tempDir("pei-merge-");
-	cleanups.push(t.cleanup);
+	const t = await tempStore();
+	cleanups.push(() => t.cleanup());
 	const sessions = join(t.dir, "sessions");
 	mkdirSync(sessions);
-	await initFingerprints();
-	const gen = await createGeneration(t.dir);
-	cleanups.unshift(() => gen.db.close());
-	return { db: gen.db, dir: t.dir, sessions };
+	return { db: t.db, dir: t.dir, sessions };
+}
+
+/** A session file that gets one message of `words` distinct words per commit: `commits` syncs, each its own segment. */
+async function bigCommits(db: SqliteDb, sessions: string, tag: string, commits: number, words = 30_000) {
+	const path = join(sessions, `${tag}.jsonl`);
+	const lines = lineFactory();
+	writeFileSync(path, lines.header());
+	const syncer = new SourceSyncer(db);
+	for (let i = 0; i < commits; i++) {
+		appendFileSync(path, lines.user(bigText(`${tag}${i}`, words)));
+		expect((await syncer.sync(path)).status).toBe("indexed");
+	}
 }
 
 /** Segments in the FTS index: the count at the head of FTS5's structure record (cookie, [V2 marker], levels, segments). */
@@ -64,15 +71,8 @@ describe("FTS5 merges outside commits", () => {
 	// (40–130 ms on 1 GB), so a tool call's one-line sync could pay for the merge of a bulk writer's segments.
 	it("regression: commits that write many pages add segments and merge none; mergeSteps then merges them", async () => {
 		const { db, sessions } = await store();
-		const path = join(sessions, "big.jsonl");
-		const lines = lineFactory();
-		writeFileSync(path, lines.header());
-		const syncer = new SourceSyncer(db);
 		const before = segments(db);
-		for (let i = 0; i < 6; i++) {
-			appendFileSync(path, lines.user(bigText(`c${i}`)));
-			expect((await syncer.sync(path)).status).toBe("indexed");
-		}
+		await bigCommits(db, sessions, "c", 6);
 		expect(segments(db)).toBe(before + 6);
 		const outcome = await mergeSteps(db);
 		expect(outcome.done).toBe(true);
@@ -118,14 +118,7 @@ describe("FTS5 merges outside commits", () => {
 
 	it("the hot path leaves merging to a running catch-up (its segments are large), and merges once it ends", async () => {
 		const { db, dir, sessions } = await store();
-		const path = join(sessions, "hot.jsonl");
-		const lines = lineFactory();
-		writeFileSync(path, lines.header());
-		const syncer = new SourceSyncer(db);
-		for (let i = 0; i < 5; i++) {
-			appendFileSync(path, lines.user(bigText(`k${i}`, 10_000)));
-			await syncer.sync(path);
-		}
+		await bigCommits(db, sessions, "k", 5, 10_000);
 		const upkeep = new HotPathUpkeep(db, () => catchUpActive(dir));
 		cleanups.unshift(() => upkeep.cancel());
 		const lock = await takeLock(dir, CATCH_UP_LOCK);
@@ -140,14 +133,7 @@ describe("FTS5 merges outside commits", () => {
 
 	it("a merge never waits for a write lock held by another connection", async () => {
 		const { db, sessions } = await store();
-		const path = join(sessions, "big.jsonl");
-		const lines = lineFactory();
-		writeFileSync(path, lines.header());
-		const syncer = new SourceSyncer(db);
-		for (let i = 0; i < 5; i++) {
-			appendFileSync(path, lines.user(bigText(`b${i}`, 10_000)));
-			await syncer.sync(path);
-		}
+		await bigCommits(db, sessions, "b", 5, 10_000);
 		const other = await openDatabase(db.path);
 		cleanups.unshift(() => {
 			other.close();
