@@ -41,10 +41,34 @@ export function chunkReader(fd: number, start: number, end: number, chunkBytes =
 	};
 }
 
-/** `a` followed by `b`, in a new buffer. */
-export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-	const out = new Uint8Array(a.length + b.length);
-	out.set(a, 0);
-	out.set(b, a.length);
+/**
+ * The bytes to parse next: `pending` (the unfinished line the last parse left) joined, once, with the chunks up to
+ * the first that ends a line, or until `maxBytes` are held (an oversized line the parser skips), or the end of the
+ * range; null when the range has no byte left. Joining each chunk to the growing line instead copied and rescanned
+ * a multi-MB line once per chunk: quadratic, 1.1–1.5 s under the write lock for one 6 MiB line in 16 KiB chunks.
+ */
+export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxBytes: number): Uint8Array | null {
+	const parts: Uint8Array[] = pending.length > 0 ? [pending] : [];
+	let size = pending.length;
+	let read = false;
+	for (let chunk = reader.next(); chunk; chunk = reader.next()) {
+		read = true;
+		parts.push(chunk);
+		size += chunk.length;
+		if (chunk.includes(LINE_FEED) || size >= maxBytes) break;
+	}
+	if (!read) return null;
+	return parts.length === 1 ? parts[0] : joinAll(parts, size);
+}
+
+const LINE_FEED = 0x0a;
+
+function joinAll(parts: readonly Uint8Array[], size: number): Uint8Array {
+	const out = new Uint8Array(size);
+	let at = 0;
+	for (const p of parts) {
+		out.set(p, at);
+		at += p.length;
+	}
 	return out;
 }

@@ -13,7 +13,7 @@ import { closeSync } from "node:fs";
 import { DEFAULT_MAX_LINE_BYTES, initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import { computeTreeStates, treeNodeOfEntry } from "../project/tree-states.js";
 import type { TreeNode, TreeStates } from "../project/types.js";
-import { chunkReader, concat } from "./chunk-reader.js";
+import { chunkReader, nextParseBuffer } from "./chunk-reader.js";
 import { type FileFacts, openRegularFile, sameFacts } from "./file-facts.js";
 
 /** The planned states of a file's entries, valid while the file still has these facts. */
@@ -48,8 +48,10 @@ function skeleton(fd: number, size: number, maxLineBytes: number): TreeNode[] | 
 	const reader = chunkReader(fd, 0, size);
 	let state = initialParseState();
 	let pending: Uint8Array = new Uint8Array(0);
-	for (let chunk = reader.next(); chunk; chunk = reader.next()) {
-		pending = pending.length === 0 ? chunk : concat(pending, chunk);
+	// Reading past PLAN_MAX_LINE_BYTES of one line is where planning stops.
+	const readUpTo = PLAN_MAX_LINE_BYTES + 1;
+	for (let next = nextParseBuffer(reader, pending, readUpTo); next; next = nextParseBuffer(reader, pending, readUpTo)) {
+		pending = next;
 		const parsed = parseChunk(pending, state, { maxLineBytes, skeleton: true });
 		pending = pending.subarray(parsed.state.byteOffset - state.byteOffset);
 		if (pending.length > PLAN_MAX_LINE_BYTES) return undefined;

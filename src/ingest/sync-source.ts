@@ -17,7 +17,7 @@ import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout } from "../store/db.js";
-import { CHUNK_BYTES, chunkReader, concat } from "./chunk-reader.js";
+import { CHUNK_BYTES, chunkReader, nextParseBuffer } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
@@ -278,9 +278,9 @@ export class SourceSyncer {
 
 		for (;;) {
 			if (state.byteOffset - row.offset >= batchBytes) break;
-			const chunk = reader.next();
-			if (!chunk) break;
-			pending = pending.length === 0 ? chunk : concat(pending, chunk);
+			const next = nextParseBuffer(reader, pending, maxLine);
+			if (!next) break;
+			pending = next;
 			// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
 			const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
 			const consumed = parsed.state.byteOffset - state.byteOffset;
