@@ -1,10 +1,19 @@
 /** allViaJson: rows through one JSON text, and reals only where SQLite writes them exactly. */
-import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { allViaJson, type QueryDb } from "../../src/query/db.js";
+import type { SqliteDb } from "../../src/store/db.js";
+import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
-function table(): Database.Database {
-	const db = new Database(":memory:");
+const stores: TempStore[] = [];
+afterEach(() => {
+	for (const s of stores.splice(0)) s.cleanup();
+});
+
+/** A real database of this runtime's driver (better-sqlite3 on Node, bun:sqlite on Bun) with one small table. */
+async function table(): Promise<SqliteDb> {
+	const store = await tempStore();
+	stores.push(store);
+	const db = store.db;
 	db.exec("CREATE TABLE t (id INTEGER, name TEXT, score REAL)");
 	const put = db.prepare("INSERT INTO t VALUES (?, ?, ?)");
 	put.run(1, "a", 0.1 + 0.2);
@@ -15,14 +24,14 @@ function table(): Database.Database {
 const columns = { id: "id", name: "name", score: "score" };
 
 describe("allViaJson", () => {
-	it("returns the rows as the driver would, reals included", () => {
-		const db = table();
+	it("returns the rows as the driver would, reals included", async () => {
+		const db = await table();
 		const rows = allViaJson(db, columns, "FROM t ORDER BY id", [], true);
 		expect(rows).toEqual(db.prepare("SELECT id, name, score FROM t ORDER BY id").all());
 	});
 
-	it("reads the rows as usual where SQLite's JSON would round a real", () => {
-		const db = table();
+	it("reads the rows as usual where SQLite's JSON would round a real", async () => {
+		const db = await table();
 		const sql: string[] = [];
 		// An SQLite that writes reals with 15 significant digits.
 		const rounding: QueryDb = {
