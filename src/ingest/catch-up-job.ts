@@ -4,7 +4,7 @@
  */
 
 import { isStoreDamage, storeErrorText } from "../store/db.js";
-import { type LockHandle, lockHolderInfo, takeLock } from "../store/lock.js";
+import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
@@ -74,12 +74,6 @@ export const CONTENDED_BATCH_BYTES = 16 << 10;
 
 /** Name of the lock that makes one process at a time do whole-corpus catch-up. */
 export const CATCH_UP_LOCK = "catch-up";
-
-/** True while some process (this one included) holds the catch-up lock and keeps it fresh. */
-export async function catchUpActive(indexDir: string): Promise<boolean> {
-	const holder = await lockHolderInfo(indexDir, CATCH_UP_LOCK);
-	return holder.locked && !holder.stale;
-}
 
 /** Hooks a caller of a job may pass. */
 export interface JobHooks {

@@ -4,7 +4,6 @@
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
 import type { SqliteDb } from "../store/db.js";
-import { mergeSteps } from "../store/fts-merge.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
@@ -104,9 +103,6 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		errors: [],
 	};
 	const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
-	// FTS5 merges the segments the pass wrote between its transactions, in steps a waiting tool call gets in between
-	// (fts-merge.ts), never inside a commit.
-	const merge = () => mergeSteps(db, { between, shouldStop: options.shouldStop });
 	// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
 	// next group opens before the next batch (batches inside a group run in its transaction).
 	const pause = group
@@ -114,13 +110,9 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 				if (!group.due()) return;
 				group.commit();
 				await between();
-				await merge();
 				group.enter();
 			}
-		: async () => {
-				await between();
-				await merge();
-			};
+		: between;
 	const syncer = new SourceSyncer(db, { ...options.sync, between: pause, shouldStop: options.shouldStop });
 	// A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
 	// transaction: the open group is committed, so the parse never holds the write lock.
@@ -181,7 +173,6 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
 		group?.commit();
 	}
-	await merge();
 	progress.elapsedMs = Date.now() - started;
 	return progress;
 }

@@ -10,11 +10,11 @@ import { lockHolderInfo } from "../store/lock.js";
 import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
-import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, catchUpActive, runCatchUpJob } from "./catch-up-job.js";
+import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
+import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
-import { HotPathUpkeep } from "./hot-path-upkeep.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
 import { announceWrite, writeDone } from "./write-intent.js";
@@ -55,8 +55,8 @@ const HOT_PATH_BATCH_BYTES = 256 << 10;
 export const HOT_PATH_BUSY_TIMEOUT_MS = 0;
 /**
  * How long (asynchronously) the hot path keeps retrying a lock held elsewhere before answering from the index as it
- * is. A bulk writer holds the lock for one contended batch or one FTS5 merge step (fts-merge.ts: p95 15 ms, max
- * 45 ms on 1 GB); past this budget the tool call's own newest lines wait for the next sync.
+ * is. A bulk writer's commit can run FTS5's merge work for 50–130 ms (measured on a 100 MB catch-up); a tool call
+ * does not wait for more than one of those: past this budget its own newest lines wait for the next sync.
  */
 export const HOT_PATH_BUSY_WAIT_MS = 100;
 /**
@@ -72,16 +72,15 @@ export const SHUTDOWN_BUSY_WAIT_MS = 5_000;
 const WORKER_YOUNG_GENERATION_MB = 8;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
-/** The hot path's deferred checkpoints and merges (none for a read-only store); a catch-up merges on its own. */
-function upkeepFor(store: Store, indexDir: string): HotPathUpkeep | undefined {
-	if (store.readOnly) return undefined;
-	return new HotPathUpkeep(store.db, () => catchUpActive(indexDir));
+/** The hot path's checkpoint scheduler (none for a read-only store). */
+function checkpointsFor(store: Store): DeferredCheckpoint | undefined {
+	return store.readOnly ? undefined : new DeferredCheckpoint(store.db);
 }
 
 export class IndexManager {
 	private current: Store;
 	private syncer: SourceSyncer;
-	private upkeep: HotPathUpkeep | undefined;
+	private checkpoints: DeferredCheckpoint | undefined;
 	private running: Promise<CatchUpOutcome> | undefined;
 	/** Live worker threads (a rebuild may run beside a catch-up). */
 	private readonly workers = new Set<Worker>();
@@ -98,7 +97,7 @@ export class IndexManager {
 	) {
 		this.current = store;
 		this.syncer = new SourceSyncer(store.db);
-		this.upkeep = upkeepFor(store, options.indexDir);
+		this.checkpoints = checkpointsFor(store);
 	}
 
 	/** Opens (and if needed migrates) the shared store. Reads no session file. */
@@ -133,8 +132,8 @@ export class IndexManager {
 			const old = this.current;
 			this.current = opened.store;
 			this.syncer = new SourceSyncer(opened.store.db);
-			this.upkeep?.cancel();
-			this.upkeep = upkeepFor(opened.store, this.options.indexDir);
+			this.checkpoints?.cancel();
+			this.checkpoints = checkpointsFor(opened.store);
 			old.close();
 		}
 		return this.current;
@@ -158,8 +157,6 @@ export class IndexManager {
 		if (!reopened.ok) return false;
 		this.current = reopened.store;
 		this.syncer = new SourceSyncer(reopened.store.db);
-		this.upkeep?.cancel();
-		this.upkeep = upkeepFor(reopened.store, this.options.indexDir);
 		return true;
 	}
 
@@ -178,7 +175,7 @@ export class IndexManager {
 			});
 		} finally {
 			writeDone(this.options.indexDir);
-			this.upkeep?.schedule();
+			this.checkpoints?.schedule();
 		}
 	}
 
@@ -327,7 +324,7 @@ export class IndexManager {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.stopRequested = true;
-		this.upkeep?.cancel();
+		this.checkpoints?.cancel();
 		for (const w of this.workers) w.postMessage({ type: "stop" });
 		const running = this.running;
 		if (running) await this.waitForCatchUp(5_000);

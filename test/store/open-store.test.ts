@@ -97,8 +97,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0006: FTS5 automerge off), as if an older version had created the store.
-		first.db.exec("INSERT INTO fragments_fts(fragments_fts, rank) VALUES('automerge', 4)");
+		// Undo the last migration (0005_line_hash), as if an older version had created the store.
+		first.db.exec("ALTER TABLE events DROP COLUMN line_hash");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -112,7 +112,6 @@ describe("openStore", () => {
 			.prepare("SELECT name FROM sqlite_master WHERE name IN ('fragments_fts', 'fragments_fts_delete') ORDER BY name")
 			.all() as Array<{ name: string }>;
 		expect(tables.map((t) => t.name)).toEqual(["fragments_fts", "fragments_fts_delete"]);
-		expect(second.db.prepare("SELECT v FROM fragments_fts_config WHERE k = 'automerge'").get()).toEqual({ v: 0 });
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {
