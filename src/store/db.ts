@@ -136,10 +136,15 @@ export function sqliteErrorCode(err: unknown): string | undefined {
 	return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 
-/** True when SQLite refused because another connection holds the lock (SQLITE_BUSY*, SQLITE_LOCKED*). */
+/** True for a result code saying another connection holds the lock (SQLITE_BUSY*, SQLITE_LOCKED*). */
+export function isBusyCode(code: string): boolean {
+	return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+}
+
+/** True when SQLite refused because another connection holds the lock. */
 export function isBusyError(err: unknown): boolean {
 	const code = sqliteErrorCode(err);
-	return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+	return code !== undefined && isBusyCode(code);
 }
 
 /** Runs `fn` with the connection's busy timeout set to `ms`, then restores the default. */

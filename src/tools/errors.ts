@@ -4,7 +4,7 @@
  * goes to the local log only.
  */
 import { clipText, MAX_ERROR_CHARS, QueryError } from "../query/errors.js";
-import { DISK_FULL_REASON, isDiskFull, isStoreDamage, sqliteErrorCode } from "../store/db.js";
+import { DISK_FULL_REASON, isBusyCode, isDiskFull, isStoreDamage, sqliteErrorCode } from "../store/db.js";
 
 /** Longest reason shown after "event index unavailable: ". */
 const MAX_REASON_CHARS = 160;
@@ -43,7 +43,7 @@ export class PublicError extends Error {}
 
 /** What a SQLite failure means to the model, by result code; SQLite's own text never crosses the boundary. */
 function sqliteReason(code: string): string {
-	if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "the index is busy; try again shortly";
+	if (isBusyCode(code)) return "the index is busy; try again shortly";
 	if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_CANTOPEN")) {
 		return "the index cannot be written or opened";
 	}
