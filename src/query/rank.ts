@@ -124,6 +124,25 @@ export function lengthFactor(charCount: number): number {
 	return LONGEST_FACTOR;
 }
 
+/** FTS5's bm25 constants (fts5_aux.c): term-frequency saturation and length normalisation. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/** bm25's idf of a phrase found in `df` of `total` rows, as FTS5 computes it (never below 1e-6). */
+export function bm25Idf(total: number, df: number): number {
+	const idf = Math.log((total - df + 0.5) / (df + 0.5));
+	return idf > 0 ? idf : 1e-6;
+}
+
+/**
+ * What one occurrence of a phrase of idf `idf` adds to the weighted bm25 of a fragment whose column weighs
+ * `weight` and whose length is `lengthRatio` times the average: FTS5's term at frequency `weight`. Negative, like
+ * the rank.
+ */
+export function presenceScore(idf: number, weight: number, lengthRatio: number): number {
+	return (-idf * weight * (BM25_K1 + 1)) / (weight + BM25_K1 * (1 - BM25_B + BM25_B * lengthRatio));
+}
+
 /** The bonus for a proximity slack (extra tokens between the terms): 1 when adjacent, 0 at PROXIMITY_WINDOW. */
 export function proximityBonus(slack: number | undefined): number {
 	if (slack === undefined || slack >= PROXIMITY_WINDOW) return 0;

@@ -44,9 +44,7 @@ export function searchEvents(
 		db,
 		plan,
 		plan.terms.map((t) => t.match),
-		MAX_RANKED_MATCHES,
-		candidateRows(limit),
-		options.log,
+		{ limit: candidateRows(limit), log: options.log },
 	);
 	const window = limit * FOLD_WINDOW_PAGES;
 	const full = foldForkCopies(

@@ -7,13 +7,15 @@
 
 import type { BranchState, SelectionState } from "../../contract.js";
 import { isStoreDamage } from "../../store/db.js";
-import { allViaJson, get, type QueryDb } from "../db.js";
+import { allViaJson, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
-import { type RankCandidate, WEIGHTED_BM25_RANK } from "../rank.js";
+import type { RankCandidate } from "../rank.js";
+import { type PresenceScoring, presenceRankedWindow } from "./presence-window.js";
+import { matchExpression, rankedWindow } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
-export const MAX_RANKED_MATCHES = 3_000;
+export const MAX_RANKED_MATCHES = 2_000;
 
 /** Ranked fragments returned per conjunction at most (a search asks for fewer: searchCandidateRows). */
 export const SEARCH_CANDIDATE_LIMIT = 500;
@@ -47,20 +49,6 @@ export interface Candidates {
 	more: boolean;
 }
 
-/**
- * The full MATCH expression: the terms AND the plan's tag expressions, minus its exclusions. No column filters:
- * tag tokens never equal a word a term can match (terms.ts), so each side can only match its own column.
- */
-export function matchExpression(
-	plan: Pick<SearchPlan, "tagMatches" | "tagExclusions">,
-	termMatches: readonly string[],
-): string {
-	const parts = [...termMatches, ...plan.tagMatches].map((p) => `(${p})`);
-	const positive = parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
-	if (plan.tagExclusions.length === 0) return positive;
-	return `${positive} NOT (${plan.tagExclusions.join(" OR ")})`;
-}
-
 /** What the join returns for each ranked fragment (CandidateRow less its score). */
 const JOIN_COLUMNS = {
 	fragmentId: "f.id",
@@ -90,180 +78,33 @@ CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
 
-/**
- * A rowid bound of an FTS5 query. FTS5 seeks to an integer bound but ignores a real one (and then returns every
- * match for `rowid = ?`, or walks the whole doclist for a range), and drivers bind a JS number as a real.
- */
-export const INTEGER = "CAST(? AS INTEGER)";
-
-/** Fragment ids with their weighted bm25, best first. */
-type Ranked = Array<{ id: number; score: number }>;
-
-/**
- * The filtered window is ranked by the terms alone when the filter passes at least this share of all fragments: then
- * bm25's idf scan of its tags is long, and the terms' matches in the window's range are few enough to walk (measured
- * on 1 GB: `kinds: tool_result`, 32 % of fragments, and `toolNames: bash`, 38 %, 30 % faster; `selectionStates:
- * summarized`, 28 %, no faster; a cwd, a role, errors, 2–8 %, slower).
- */
-const BROAD_FILTER_SHARE = 0.3;
-/** Rowid spans of this many fragments, spread over the index, counted to estimate a filter's share. */
-const SHARE_PROBES = 8;
-const PROBE_SPAN = 500;
-
-/**
- * Ids (JSON array), count and rowid range of the newest `limit` matches of `match`, or of all of them: a walk, no
- * bm25. FTS5 walks a doclist backwards at about half the speed, so only a bounded walk goes newest first.
- */
-function matchIds(db: QueryDb, match: string, limit?: number) {
-	const walk = limit === undefined ? "" : "ORDER BY rowid DESC LIMIT ?";
-	return get<{ ids: string; n: number; lo: number | null; hi: number | null }>(
-		db,
-		`SELECT json_group_array(id) AS ids, count(*) AS n, min(id) AS lo, max(id) AS hi
-		FROM (SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ? ${walk})`,
-		limit === undefined ? [match] : [match, limit],
-	);
-}
-
-/** Matches of `match` within rowids lo..hi, counted up to `limit`: a seek and a bounded walk (forwards: cheaper). */
-function countWithin(db: QueryDb, match: string, lo: number, hi: number, limit: number): number {
-	return (
-		get<{ n: number }>(
-			db,
-			`SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ?
-			AND rowid BETWEEN ${INTEGER} AND ${INTEGER} LIMIT ?)`,
-			[match, lo, hi, limit],
-		)?.n ?? 0
-	);
+/** How findCandidates bounds and ranks its window. */
+export interface CandidateOptions {
+	/** Matches ranked at most (the newest). */
+	cap?: number;
+	/** Rows returned at most. */
+	limit?: number;
+	/** Rank some terms by presence (presence-window.ts) instead of bm25 over the whole expression. */
+	presence?: PresenceScoring;
+	log?: (message: string) => void;
 }
 
 /**
- * The best `keep` of `ids` (a JSON array of matches of the terms and the filters, within rowids lo..hi) by the
- * weighted bm25 of the terms alone: the same score as against the whole expression (a tag phrase's weight is 0 and
- * it is summed after the terms), without the idf scans of the tags' doclists nor their positions on every row. The
- * cost is a seek and a walk of the terms' matches between lo and hi.
- */
-function rankAmong(db: QueryDb, termsOnly: string, ids: string, lo: number, hi: number, keep: number): Ranked {
-	return bestFirst(
-		allViaJson<{ id: number; score: number }>(
-			db,
-			{ id: "id", score: "score" },
-			`FROM (SELECT rowid AS id, rank AS score FROM fragments_fts WHERE fragments_fts MATCH ? AND rank MATCH ?
-			AND rowid BETWEEN ${INTEGER} AND ${INTEGER} AND +rowid IN (SELECT value FROM json_each(?))
-			ORDER BY score, id LIMIT ?)`,
-			[termsOnly, WEIGHTED_BM25_RANK, lo, hi, ids, keep],
-			true,
-		),
-	);
-}
-
-/** `ranked` sorted best first (lowest bm25, then lowest id), in place. */
-function bestFirst<T extends { id: number; score: number }>(ranked: T[]): T[] {
-	return ranked.sort((a, b) => a.score - b.score || a.id - b.id);
-}
-
-/** Estimated shares of the fragments a tag expression passes, per connection, with the index size they were taken at. */
-const shares = new WeakMap<QueryDb, Map<string, { share: number; maxId: number }>>();
-
-/**
- * The share of all fragments the plan's tags pass, estimated from SHARE_PROBES spans of rowids spread over the index
- * (a seek and a walk of at most PROBE_SPAN rows each; the tags' whole doclists are what is too long to count), and
- * kept until the index grows by a tenth: a share moves slowly, and only the speed of a search depends on it.
- */
-function tagShare(db: QueryDb, plan: SearchPlan): number {
-	const maxId = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 0;
-	const tags = plan.tagMatches.map((t) => `(${t})`).join(" AND ");
-	const known = shares.get(db) ?? new Map<string, { share: number; maxId: number }>();
-	shares.set(db, known);
-	const kept = known.get(tags);
-	if (kept !== undefined && maxId >= kept.maxId && maxId <= kept.maxId * 1.1) return kept.share;
-	const span = Math.max(1, Math.min(PROBE_SPAN, Math.floor(maxId / SHARE_PROBES)));
-	const probe = `SELECT count(*) AS n FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`;
-	const starts = Array.from({ length: SHARE_PROBES }, (_, i) => Math.floor(((i + 0.5) * maxId) / SHARE_PROBES));
-	const row = get<{ n: number | null }>(
-		db,
-		`SELECT sum(n) AS n FROM (${starts.map(() => probe).join(" UNION ALL ")})`,
-		starts.flatMap((lo) => [tags, lo, lo + span - 1]),
-	);
-	const share = (row?.n ?? 0) / (SHARE_PROBES * span);
-	known.set(tags, { share, maxId });
-	return share;
-}
-
-/**
- * The filtered window ranked by the terms alone (rankAmong), or undefined when that would walk too many of the
- * terms' matches: they match more than `cap` fragments and the filter passes less than BROAD_FILTER_SHARE.
- */
-function rankedByTerms(
-	db: QueryDb,
-	plan: SearchPlan,
-	termsOnly: string,
-	match: string,
-	cap: number,
-	keep: number,
-): { ranked: Ranked; capped: boolean } | undefined {
-	// The terms match at most `cap` fragments: so do the terms and the filters, every one of them is ranked.
-	const few = countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, cap + 1) <= cap;
-	if (!few && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
-	const window = few ? matchIds(db, match) : matchIds(db, match, cap + 1);
-	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
-	const capped = window.n > cap;
-	// The (cap + 1)th, oldest id only said whether the cap applied.
-	const lo = capped ? (JSON.parse(window.ids) as number[])[cap - 1] : window.lo;
-	return { ranked: rankAmong(db, termsOnly, window.ids, lo, window.hi, keep), capped };
-}
-
-/**
- * The best `keep` of the newest `cap` matches of `match` (the terms and the plan's tags), by weighted bm25. Bounded
- * work: the window is a subquery walking the doclist newest first, and bm25 runs on it once; one row more than the
- * cap says whether it applied, without a second walk.
- *
- * bm25 computes its idf with a full scan of the doclist of every phrase in the expression, filter tags included,
- * and a tag such as a year, a role or a kind is on a large share of all fragments (a rare word under a time range
- * cost 30 ms that way; `kinds: tool_result` 12 ms on 1 GB). So when the terms alone match few fragments, or the
- * filter passes a large share of all fragments, the window's ids are walked without bm25 and ranked by the terms
- * alone (rankedByTerms): the same rows, the same order.
- */
-function rankedWindow(
-	db: QueryDb,
-	plan: SearchPlan,
-	termMatches: readonly string[],
-	match: string,
-	cap: number,
-	keep: number,
-): { ranked: Ranked; capped: boolean } {
-	if (plan.tagMatches.length > 0) {
-		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
-		const byTerms = rankedByTerms(db, plan, termsOnly, match, cap, keep);
-		if (byTerms) return byTerms;
-	}
-	const ranked = allViaJson<{ id: number; score: number; n: number }>(
-		db,
-		{ id: "id", score: "score", n: "n" },
-		`FROM (SELECT id, score, n FROM (SELECT id, score, count(*) OVER () AS n,
-			row_number() OVER (ORDER BY id DESC) AS age FROM (SELECT rowid AS id, rank AS score FROM fragments_fts
-			WHERE fragments_fts MATCH ? AND rank MATCH ? ORDER BY rowid DESC LIMIT ?))
-		WHERE age <= ? ORDER BY score, id LIMIT ?)`,
-		[match, WEIGHTED_BM25_RANK, cap + 1, cap, keep],
-		true,
-	);
-	return { ranked: bestFirst(ranked), capped: (ranked[0]?.n ?? 0) > cap };
-}
-
-/**
- * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. `cap` bounds the
- * matches ranked (newest first), `limit` the rows returned. Throws QueryError if SQLite rejects the statement.
+ * Ranked, checked candidates of `termMatches` (FTS expressions, all required) under `plan`. Throws QueryError if
+ * SQLite rejects the statement.
  */
 export function findCandidates(
 	db: QueryDb,
 	plan: SearchPlan,
 	termMatches: readonly string[],
-	cap = MAX_RANKED_MATCHES,
-	limit = SEARCH_CANDIDATE_LIMIT,
-	log?: (message: string) => void,
+	{ cap = MAX_RANKED_MATCHES, limit = SEARCH_CANDIDATE_LIMIT, presence, log }: CandidateOptions = {},
 ): Candidates {
 	const match = matchExpression(plan, termMatches);
 	try {
-		const { ranked, capped } = rankedWindow(db, plan, termMatches, match, cap, limit * MAX_PAGES);
+		const keep = limit * MAX_PAGES;
+		const { ranked, capped } = presence
+			? presenceRankedWindow(db, match, presence, cap, keep)
+			: rankedWindow(db, plan, termMatches, match, cap, keep);
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
 		const checks = plan.checks.filter((c) => c.sql !== "");
 		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";

@@ -25,6 +25,8 @@ export interface SearchTerm {
 	 * that per term.
 	 */
 	anyForm: string;
+	/** Each of anyForm's forms alone, as a MATCH expression: what the relaxed tier counts presence of. */
+	formMatches: string[];
 	/** Tokens of the exact form, for proximity and snippets. */
 	tokens: string[];
 	/** Every form (exact first, then inflections) as folded token sequences, for term-presence.ts. */
@@ -42,19 +44,32 @@ function sequence(text: string, prefix = false): string {
 }
 
 /**
- * The MATCH expression of one unit. The exact form is listed twice: bm25 sums the phrases a fragment contains, so
- * an event with the word as typed ranks above one with only an inflected form. English stems are not used as
- * prefixes (measured: they cost recall on identifiers); the prefix of a unit ending in a lone CJK character is.
+ * The forms of one unit as FTS5 phrases. The exact form is listed twice unless `distinct`: bm25 sums the phrases a
+ * fragment contains, so an event with the word as typed ranks above one with only an inflected form. English stems
+ * are not used as prefixes (measured: they cost recall on identifiers); the prefix of a unit ending in a lone CJK
+ * character is.
  */
-function unitMatch(unit: QueryTerm, distinct = false): string {
+function unitForms(unit: QueryTerm, distinct: boolean): string[] {
 	const typed = [sequence(unit.text), ...unit.variants.map((v) => sequence(v))];
 	// An exact unit (identifier, phrase) keeps its doubled weight: it is rare, so cheap, and what a question hinges on.
 	const forms = distinct && unit.variants.length > 1 ? [...new Set(typed)] : typed;
 	if (unit.prefix !== undefined && hasCjk(unit.prefix)) forms.push(sequence(unit.prefix, true));
-	const match = `(${forms.join(" OR ")})`;
+	return forms;
+}
+
+/** `expr` kept off the tags column when a form of the unit is shaped like a tag token (it must not match a tag). */
+function offTags(unit: QueryTerm, expr: string): string {
 	const tagShaped = [unit.text, ...unit.variants].some((v) => v.split(" ").some((t) => looksLikeTag(t)));
-	// A word shaped like a tag token must not match the tags column.
-	return tagShaped || (unit.prefix !== undefined && looksLikeTag(unit.prefix, true)) ? textColumns(match) : match;
+	return tagShaped || (unit.prefix !== undefined && looksLikeTag(unit.prefix, true)) ? textColumns(expr) : expr;
+}
+
+/** The MATCH expression of one unit: its forms OR-ed. */
+function unitMatch(unit: QueryTerm, distinct = false): string {
+	return offTags(unit, `(${unitForms(unit, distinct).join(" OR ")})`);
+}
+
+function formMatches(unit: QueryTerm): string[] {
+	return unitForms(unit, true).map((form) => offTags(unit, form));
 }
 
 /** The unit's forms as folded token sequences (the index folds what the analyser keeps, e.g. accents). */
@@ -72,6 +87,7 @@ export function searchTerms(query: string): { terms: SearchTerm[]; asks?: Questi
 			label: t.text,
 			match: unitMatch(t),
 			anyForm: unitMatch(t, true),
+			formMatches: formMatches(t),
 			tokens: t.text.split(" "),
 			forms: formsOf(t),
 			quoted: false,
@@ -80,6 +96,7 @@ export function searchTerms(query: string): { terms: SearchTerm[]; asks?: Questi
 		label: `"${p.text}"`,
 		match: unitMatch(p),
 		anyForm: unitMatch(p, true),
+		formMatches: formMatches(p),
 		tokens: p.text.split(" "),
 		forms: formsOf(p),
 		quoted: true,

@@ -2,10 +2,10 @@
  * Stage 2b: relaxed tiers. When fewer events than the limit contain every term, the rest of the page is filled
  * with events that contain only some of the terms. Candidates come from inside the FTS index under every filter:
  * the OR of all the terms, each rare term alone (so its events are found however common the others are), and the
- * phrases alone, each query bounded to its newest RELAXED_RANKED_MATCHES. The score is weighted bm25 against the OR
+ * phrases alone, each query bounded to its newest MAX_RANKED_MATCHES (candidates.ts). The score is weighted bm25 against the OR
  * (bm25 adds the idf of each matched term, so covering more and rarer terms ranks higher, while a term repeated in
  * a short statement still counts); for a candidate only a per-term list held, the sum of its per-term scores. No
- * FTS query per candidate: with a MATCH, even a rowid seek (candidates.ts, INTEGER) costs ≈ 0.3 ms on 1 GB.
+ * FTS query per candidate: with a MATCH, even a rowid seek (ranked-window.ts, INTEGER) costs ≈ 0.3 ms on 1 GB.
  * The best events (chosen with their session facts and, for a question asking a measure or a name, a stated number
  * or name counted: answer-type.ts) are then re-ranked with their conversation context (context.ts). Measured on bench/natural: 90.0 %
  * recall@5 against 75.3 % for plain bm25-OR (82.9 % without the context). Phrases are required in every query.
@@ -15,17 +15,17 @@ import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragm
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";
-import { type CandidateRow, findCandidates, INTEGER } from "./candidates.js";
+import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
+import type { PresenceScoring } from "./presence-window.js";
+import { INTEGER } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
 import type { SearchTerm } from "./terms.js";
 
 /** Candidates taken from the OR of all terms, and from each term alone. */
 const OR_CANDIDATES = 200;
 const TERM_CANDIDATES = 60;
-/** Matches ranked per relaxed conjunction at most (newest first). */
-export const RELAXED_RANKED_MATCHES = 2_000;
 /** Document frequencies are counted up to this many fragments; commoner terms all weigh the same. */
 export const DF_COUNT_CAP = 10_000;
 /** Terms considered for relaxation at most (the rarest); the others count as missing. */
@@ -53,6 +53,26 @@ function documentFrequency(db: QueryDb, term: SearchTerm): number {
 			[term.anyForm, DF_COUNT_CAP],
 		)?.n ?? 0
 	);
+}
+
+/**
+ * How the OR of the terms is ranked when some are common (counted on DF_COUNT_CAP fragments or more): bm25's idf
+ * would walk their whole doclists, so they are scored by presence (presence-window.ts). Undefined: plain bm25.
+ */
+function orScoring(
+	indexed: readonly SearchTerm[],
+	dfs: ReadonlyMap<SearchTerm, number>,
+	required: readonly string[],
+): PresenceScoring | undefined {
+	const common = indexed.filter((t) => (dfs.get(t) ?? 0) >= DF_COUNT_CAP);
+	if (common.length === 0) return undefined;
+	const rare = indexed.filter((t) => !common.includes(t));
+	const ranked = [
+		...(required.length > 0 ? [required.map((m) => `(${m})`).join(" AND ")] : []),
+		...(rare.length > 0 ? [rare.map((t) => t.anyForm).join(" OR ")] : []),
+	];
+	// Each form alone, as bm25 ranks each phrase of the OR: a rarer form weighs more, two forms count twice.
+	return { ranked, present: common.flatMap((t) => t.formMatches) };
 }
 
 /** Events of the relaxed tier whose conversation context is read (the best by their own score). */
@@ -84,7 +104,7 @@ function presentTerms(
 
 /**
  * `matched` completed for a fragment longer than the scanned prefix: a term the prefix lacked is asked of the index
- * (a seek with an integer rowid: candidates.ts, INTEGER).
+ * (a seek with an integer rowid: ranked-window.ts, INTEGER).
  */
 function presentBeyondPrefix(
 	db: QueryDb,
@@ -185,8 +205,8 @@ export function relaxedTiers(
 	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
 	// and the terms whose lists held it.
 	const found = new Map<number, { row: CandidateRow; or?: number; sum: number; terms: Set<number> }>();
-	const gather = (matches: string[], limit: number, term?: number) => {
-		const list = findCandidates(db, plan, matches, RELAXED_RANKED_MATCHES, limit, log);
+	const gather = (matches: string[], limit: number, term?: number, presence?: PresenceScoring) => {
+		const list = findCandidates(db, plan, matches, { limit, presence, log });
 		if (list.capped) result.capped = true;
 		for (const row of list.rows) {
 			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
@@ -198,7 +218,7 @@ export function relaxedTiers(
 			found.set(row.fragmentId, entry);
 		}
 	};
-	if (anyTerm) gather([...required, anyTerm], OR_CANDIDATES);
+	if (anyTerm) gather([...required, anyTerm], OR_CANDIDATES, undefined, orScoring(indexed, dfs, required));
 	// A rare term alone: its events are found however common the others are. A common term's own list would
 	// only repeat the OR's newest window, and its df probe already walked that far.
 	live.forEach((term, i) => {

@@ -11,7 +11,8 @@ import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
-import { findCandidates, matchExpression } from "../../../src/query/search/candidates.js";
+import { findCandidates } from "../../../src/query/search/candidates.js";
+import { matchExpression } from "../../../src/query/search/ranked-window.js";
 import { planSearch } from "../../../src/query/search/request.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../../helpers/temp-store.js";
@@ -79,8 +80,7 @@ function ranked(req: EventSearchRequest, sql: string[] = []) {
 		db,
 		planSearch(db, req, caller),
 		planSearch(db, req, caller).terms.map((t) => t.match),
-		CAP,
-		1000,
+		{ cap: CAP, limit: 1000 },
 	);
 	return { rows: found.rows.map((r) => ({ id: r.fragmentId, score: r.score })), capped: found.capped };
 }

@@ -1,0 +1,136 @@
+/**
+ * Stage 2a, for an OR of terms some of which are common: the ranked window with the common terms scored by their
+ * presence instead of by FTS5's bm25.
+ *
+ * Why: bm25 computes the idf of every phrase of the expression by walking that phrase's whole doclist, whatever
+ * the window. A common word's forms are on tens of thousands of fragments, so a relaxed OR of six words spent
+ * 10–15 ms of its 22 ms there on 1 GB, and that part grows with the corpus while the window does not. Here the
+ * window is the same (the newest `cap` matches of the whole expression and the tags); the rare terms (and quoted
+ * phrases) are still ranked by FTS5's weighted bm25 among its ids, and each common term adds what bm25 adds for
+ * one occurrence in a fragment of average length in its column (rank.ts, presenceScore), with its idf estimated
+ * from its density in the window's rowid range. Every query is a seek and a walk bounded by the window's range.
+ */
+
+import { get, type QueryDb } from "../db.js";
+import { bm25Idf, presenceScore, RANK_COLUMNS } from "../rank.js";
+import { bestFirst, INTEGER, matchIds, type Ranked, rankAmong } from "./ranked-window.js";
+
+/**
+ * How the relaxed OR is ranked: the weighted bm25 of each of `ranked` (terms-only expressions, each over disjoint
+ * phrases, so their scores add up to bm25 over all of them; a fragment that does not match one gets 0 from it),
+ * plus the `present` terms.
+ */
+export interface PresenceScoring {
+	ranked: readonly string[];
+	/** MATCH expressions of single phrases, each scored by presence. */
+	present: readonly string[];
+}
+
+/** Ids of the matches of `match` within rowids lo..hi. */
+function idsWithin(db: QueryDb, match: string, lo: number, hi: number): number[] {
+	const row = get<{ ids: string }>(
+		db,
+		`SELECT json_group_array(rowid) AS ids FROM fragments_fts WHERE fragments_fts MATCH ?
+		AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`,
+		[match, lo, hi],
+	);
+	return row ? (JSON.parse(row.ids) as number[]) : [];
+}
+
+/** Value of one hex digit's character code. */
+function nibble(code: number): number {
+	return code <= 57 ? code - 48 : (code & 0x5f) - 55;
+}
+
+/**
+ * The varints (SQLite's format: big-endian 7-bit groups, a ninth byte of 8 bits) of a blob given as hex: one
+ * statement returns all the rows as JSON text, portable across drivers, and this runs on thousands of rows per
+ * query, so it reads the hex in place.
+ */
+function varints(hex: string): number[] {
+	const out: number[] = [];
+	const bytes = hex.length >> 1;
+	for (let at = 0; at < bytes; ) {
+		let value = 0;
+		for (let i = 0; at < bytes; i++) {
+			const b = (nibble(hex.charCodeAt(2 * at)) << 4) | nibble(hex.charCodeAt(2 * at + 1));
+			at++;
+			if (i === 8) {
+				value = value * 256 + b;
+				break;
+			}
+			value = value * 128 + (b & 0x7f);
+			if (b < 0x80) break;
+		}
+		out.push(value);
+	}
+	return out;
+}
+
+/** What bm25 counts against: FTS5's row count and mean row length in tokens (its averages record, id 1). */
+function averages(db: QueryDb): { rows: number; avgdl: number } {
+	const row = get<{ hex: string }>(db, "SELECT hex(block) AS hex FROM fragments_fts_data WHERE id = 1");
+	const [rows, ...perColumn] = varints(row?.hex ?? "");
+	const tokens = perColumn.reduce((a, b) => a + b, 0);
+	return { rows: rows ?? 0, avgdl: rows ? tokens / rows : 1 };
+}
+
+/**
+ * The column weight and length of each fragment of `ids`, from FTS5's docsize rows (tokens per column): a
+ * fragment's text is in exactly one rank column (rank.ts), so the column with tokens names its weight.
+ */
+function docSizes(db: QueryDb, ids: readonly number[]): Map<number, { weight: number; tokens: number }> {
+	const row = get<{ rows: string }>(
+		db,
+		`SELECT json_group_array(json_array(d.id, hex(d.sz))) AS rows
+		FROM json_each(?) j CROSS JOIN fragments_fts_docsize d ON d.id = j.value`,
+		[JSON.stringify(ids)],
+	);
+	const rows = row ? (JSON.parse(row.rows) as Array<[number, string]>) : [];
+	return new Map(
+		rows.map(([id, hex]) => {
+			const sizes = varints(hex);
+			const column = sizes.findIndex((n, i) => n > 0 && i < RANK_COLUMNS.length);
+			return [id, { weight: RANK_COLUMNS[column]?.weight ?? 1, tokens: sizes.reduce((a, b) => a + b, 0) }];
+		}),
+	);
+}
+
+/**
+ * The best `keep` of the newest `cap` matches of `match` (the whole expression with the plan's tags), scored as
+ * described above.
+ */
+export function presenceRankedWindow(
+	db: QueryDb,
+	match: string,
+	scoring: PresenceScoring,
+	cap: number,
+	keep: number,
+): { ranked: Ranked; capped: boolean } {
+	const window = matchIds(db, match, cap + 1);
+	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
+	const capped = window.n > cap;
+	const ids = (JSON.parse(window.ids) as number[]).slice(0, cap);
+	const lo = ids[ids.length - 1];
+	const hi = window.hi;
+	const inWindow = new Set(ids);
+	const score = new Map<number, number>();
+	for (const expr of scoring.ranked)
+		for (const r of rankAmong(db, expr, JSON.stringify(ids), lo, hi, ids.length))
+			score.set(r.id, (score.get(r.id) ?? 0) + r.score);
+	const { rows, avgdl } = averages(db);
+	const holders = scoring.present.map((phrase) => {
+		const within = idsWithin(db, phrase, lo, hi);
+		// Its df estimated from its density in the window's range: counting its whole doclist is what bm25 pays for.
+		const df = Math.round((within.length * rows) / (hi - lo + 1));
+		return { idf: bm25Idf(rows, df), ids: within.filter((id) => inWindow.has(id)) };
+	});
+	const sizes = docSizes(db, [...new Set(holders.flatMap((h) => h.ids))]);
+	for (const { idf, ids: held } of holders)
+		for (const id of held) {
+			const size = sizes.get(id) ?? { weight: 1, tokens: avgdl };
+			score.set(id, (score.get(id) ?? 0) + presenceScore(idf, size.weight, size.tokens / avgdl));
+		}
+	const ranked = bestFirst([...score].map(([id, s]) => ({ id, score: s })));
+	return { ranked: ranked.slice(0, keep), capped };
+}
