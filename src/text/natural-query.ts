@@ -12,7 +12,7 @@
  */
 
 import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
-import { wordForms } from "./stem.js";
+import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
 /**
@@ -88,7 +88,13 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		if ((isStopword(word) && !month) || degree) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
-		} else terms.push(isInflectable(segment.text, tokens) && !month ? wordUnit(text) : exactUnit(text, tokens));
+		} else if (isInflectable(segment.text, tokens) && !month) terms.push(wordUnit(text));
+		else {
+			const unit = exactUnit(text, tokens);
+			const joined = joinedForm(segment.text, tokens);
+			if (joined !== undefined) unit.variants.push(joined);
+			terms.push(unit);
+		}
 	}
 	// A query of nothing but function words ("the", "what was it") still searches for them.
 	if (phrases.length === 0 && terms.every((t) => t.optional)) {
@@ -106,13 +112,30 @@ function isMonthMay(segment: string): boolean {
 	return /^May[^\p{L}\p{N}]*$/u.test(segment);
 }
 
-/** An English word: its inflections, and its stem as a prefix when long enough. */
+/**
+ * Prefixes English writes both joined and hyphenated (`rerun` / `re-run`, `preprocess` / `pre-process`,
+ * `nonempty` / `non-empty`); the tokenizer splits the hyphenated spelling into two tokens.
+ */
+const HYPHEN_PREFIXES = /^(re|pre|co|non|multi|sub)([a-z]{3,})$/u;
+
+/** An English word: its inflections, its hyphenated spelling, and its stem as a prefix when long enough. */
 function wordUnit(text: string): QueryTerm {
-	const variants = wordForms(text);
-	const prefix = commonPrefix(variants);
+	const forms = wordForms(text);
+	const prefix = commonPrefix(forms);
+	// `rerunning` also as the phrase `re running`, and its base (the next form, when shorter) as `re run`.
+	const bases = forms.length > 1 && forms[1].length < text.length ? [text, forms[1]] : [text];
+	const split = bases.flatMap((f) => f.match(HYPHEN_PREFIXES)?.slice(1).join(" ") ?? []);
+	const variants = [...forms, ...split].slice(0, Math.max(forms.length, MAX_WORD_FORMS));
 	return prefix.length >= MIN_PREFIX_LENGTH
 		? { text, variants, prefix, optional: false }
 		: { text, variants, optional: false };
+}
+
+/** A hyphenated word with a joinable prefix (`re-running`) also matches its joined spelling (`rerunning`). */
+function joinedForm(segment: string, tokens: QueryToken[]): string | undefined {
+	if (tokens.length !== 2 || !/^\p{L}+-\p{L}+$/u.test(segment.replace(/[^\p{L}\p{N}-]+$/u, ""))) return undefined;
+	const joined = lowerLikeUnicode61(tokens[0].text + tokens[1].text);
+	return HYPHEN_PREFIXES.test(joined) ? joined : undefined;
 }
 
 /** A unit matched exactly as tokenised; a trailing lone CJK character keeps compileQuery's prefix match. */

@@ -255,6 +255,25 @@ describe("analyzeQuery against a real FTS5 table", () => {
 		expect(find("MS_BUDGET_RETRY")).toEqual([]);
 	});
 
+	it("matches a word with a joinable prefix written joined or hyphenated (re-run, pre-process)", () => {
+		const hyphenated = fts.add("so re-running a day is idempotent");
+		const joined = fts.add("preprocessing took an hour");
+		const base = fts.add("re-run the backfill");
+		const find = (query: string) =>
+			fts.raw(
+				analyzed(query)
+					.terms.filter((t) => !t.optional)
+					.map(unitMatch)
+					.join(" AND "),
+			);
+		expect(find("is rerunning the load safe?").includes(hyphenated)).toBe(false); // `load`, `safe` absent
+		expect(find("rerunning")).toEqual([hyphenated, base]);
+		expect(find("rerun")).toEqual([base]);
+		expect(find("pre-processing")).toEqual([joined]);
+		// A short remainder is not a word of its own: `redo` is not split.
+		expect(units("redo")).toEqual(["redo|redos|redoed|redoing redo*"]);
+	});
+
 	const PIECES = [
 		'"',
 		'""',
