@@ -44,7 +44,7 @@ export function searchEvents(
 		db,
 		plan,
 		plan.terms.map((t) => t.match),
-		{ limit: candidateRows(limit), log: options.log },
+		{ limit: candidateRows(limit), exactForms: plan.terms.map((t) => t.exactForm), log: options.log },
 	);
 	const window = limit * FOLD_WINDOW_PAGES;
 	const full = foldForkCopies(

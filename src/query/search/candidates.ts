@@ -10,7 +10,7 @@ import { isStoreDamage } from "../../store/db.js";
 import { allViaJson, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import type { RankCandidate } from "../rank.js";
-import { type PresenceScoring, presenceRankedWindow } from "./presence-window.js";
+import { type PresenceScoring, presenceRankedWindow, withPresenceBonus } from "./presence-window.js";
 import { matchExpression, rankedWindow } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
 
@@ -86,6 +86,11 @@ export interface CandidateOptions {
 	limit?: number;
 	/** Rank some terms by presence (presence-window.ts) instead of bm25 over the whole expression. */
 	presence?: PresenceScoring;
+	/**
+	 * The exact form of each of termMatches that has inflections (undefined for the others): a row holding it ranks
+	 * above one with only an inflected form (presence-window.ts, withPresenceBonus; or bm25, ranked-window.ts).
+	 */
+	exactForms?: ReadonlyArray<string | undefined>;
 	log?: (message: string) => void;
 }
 
@@ -97,14 +102,17 @@ export function findCandidates(
 	db: QueryDb,
 	plan: SearchPlan,
 	termMatches: readonly string[],
-	{ cap = MAX_RANKED_MATCHES, limit = SEARCH_CANDIDATE_LIMIT, presence, log }: CandidateOptions = {},
+	{ cap = MAX_RANKED_MATCHES, limit = SEARCH_CANDIDATE_LIMIT, presence, exactForms = [], log }: CandidateOptions = {},
 ): Candidates {
 	const match = matchExpression(plan, termMatches);
 	try {
 		const keep = limit * MAX_PAGES;
-		const { ranked, capped } = presence
+		const window = presence
 			? presenceRankedWindow(db, match, presence, cap, keep)
-			: rankedWindow(db, plan, termMatches, match, cap, keep);
+			: rankedWindow(db, plan, termMatches, cap, keep, exactForms);
+		const { capped, span } = window;
+		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
+		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
 		const checks = plan.checks.filter((c) => c.sql !== "");
 		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";

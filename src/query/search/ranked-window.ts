@@ -30,6 +30,21 @@ export const INTEGER = "CAST(? AS INTEGER)";
 /** Fragment ids with their weighted bm25, best first. */
 export type Ranked = Array<{ id: number; score: number }>;
 
+/** A rowid range of the index: a window's, where a phrase's presence is walked and its density taken. */
+export interface RowidSpan {
+	lo: number;
+	hi: number;
+}
+
+/** A ranked window: its best rows, whether the cap applied, and the rowids it spans (none when empty). */
+export interface RankedWindow {
+	ranked: Ranked;
+	capped: boolean;
+	span?: RowidSpan;
+	/** The exact forms were ranked inside bm25 (written twice), not left to a presence bonus. */
+	exactCounted?: boolean;
+}
+
 /**
  * The filtered window is ranked by the terms alone when the filter passes at least this share of all fragments: then
  * bm25's idf scan of its tags is long, and the terms' matches in the window's range are few enough to walk (measured
@@ -131,7 +146,7 @@ function rankedByTerms(
 	match: string,
 	cap: number,
 	keep: number,
-): { ranked: Ranked; capped: boolean } | undefined {
+): RankedWindow | undefined {
 	// The terms match at most `cap` fragments: so do the terms and the filters, every one of them is ranked.
 	const few = countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, cap + 1) <= cap;
 	if (!few && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
@@ -140,7 +155,7 @@ function rankedByTerms(
 	const capped = window.n > cap;
 	// The (cap + 1)th, oldest id only said whether the cap applied.
 	const lo = capped ? (JSON.parse(window.ids) as number[])[cap - 1] : window.lo;
-	return { ranked: rankAmong(db, termsOnly, window.ids, lo, window.hi, keep), capped };
+	return { ranked: rankAmong(db, termsOnly, window.ids, lo, window.hi, keep), capped, span: { lo, hi: window.hi } };
 }
 
 /**
@@ -158,24 +173,37 @@ export function rankedWindow(
 	db: QueryDb,
 	plan: SearchPlan,
 	termMatches: readonly string[],
-	match: string,
 	cap: number,
 	keep: number,
-): { ranked: Ranked; capped: boolean } {
+	exactForms: ReadonlyArray<string | undefined> = [],
+): RankedWindow {
+	let match = matchExpression(plan, termMatches);
+	let exactCounted = false;
 	if (plan.tagMatches.length > 0) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
 		const byTerms = rankedByTerms(db, plan, termsOnly, match, cap, keep);
 		if (byTerms) return byTerms;
+		// A selective filter: the window spans a long stretch of the terms' doclists, too long to walk for a presence
+		// bonus, so each exact form is written twice and bm25 counts it (one more doclist scan for its idf).
+		const twice = termMatches.map((m, i) => (exactForms[i] ? `(${exactForms[i]} OR ${m})` : m));
+		exactCounted = exactForms.some((f) => f !== undefined);
+		match = matchExpression(plan, twice);
 	}
-	const ranked = allViaJson<{ id: number; score: number; n: number }>(
+	const ranked = allViaJson<{ id: number; score: number; n: number; lo: number; hi: number }>(
 		db,
-		{ id: "id", score: "score", n: "n" },
-		`FROM (SELECT id, score, n FROM (SELECT id, score, count(*) OVER () AS n,
-			row_number() OVER (ORDER BY id DESC) AS age FROM (SELECT rowid AS id, rank AS score FROM fragments_fts
-			WHERE fragments_fts MATCH ? AND rank MATCH ? ORDER BY rowid DESC LIMIT ?))
+		{ id: "id", score: "score", n: "n", lo: "lo", hi: "hi" },
+		`FROM (SELECT id, score, n, lo, hi FROM (SELECT id, score, count(*) OVER () AS n, min(id) OVER () AS lo,
+			max(id) OVER () AS hi, row_number() OVER (ORDER BY id DESC) AS age FROM (SELECT rowid AS id, rank AS score
+			FROM fragments_fts WHERE fragments_fts MATCH ? AND rank MATCH ? ORDER BY rowid DESC LIMIT ?))
 		WHERE age <= ? ORDER BY score, id LIMIT ?)`,
 		[match, WEIGHTED_BM25_RANK, cap + 1, cap, keep],
 		true,
 	);
-	return { ranked: bestFirst(ranked), capped: (ranked[0]?.n ?? 0) > cap };
+	const first = ranked[0];
+	return {
+		ranked: bestFirst(ranked),
+		capped: (first?.n ?? 0) > cap,
+		exactCounted,
+		...(first ? { span: { lo: first.lo, hi: first.hi } } : {}),
+	};
 }

@@ -17,16 +17,19 @@ import { textColumns } from "../rank.js";
 export interface SearchTerm {
 	/** As typed (lowercased; a phrase in double quotes), for matchedTerms/missingTerms and the model's text. */
 	label: string;
-	/** FTS5 expression: the forms of the term OR-ed. */
-	match: string;
 	/**
-	 * The same forms, each once: what the relaxed tier ranks with. The exact form written twice in `match` (bm25 then
-	 * ranks it above inflections) costs a second full doclist scan for bm25's idf, and the OR of many terms pays
-	 * that per term.
+	 * FTS5 expression: the forms of the term OR-ed, each once (an exact unit, an identifier or a phrase, written
+	 * twice: it is rare, so cheap, and what a question hinges on).
 	 */
-	anyForm: string;
-	/** Each of anyForm's forms alone, as a MATCH expression: what the relaxed tier counts presence of. */
+	match: string;
+	/** Each form alone, as a MATCH expression: what the relaxed tier counts presence of. */
 	formMatches: string[];
+	/**
+	 * The form as typed, for a word with inflections: an event holding it ranks above one with only an inflected
+	 * form (presence-window.ts, withPresenceBonus). Writing it twice in `match` did that through bm25, at the cost of
+	 * a second walk of its doclist and its positions on every ranked row.
+	 */
+	exactForm?: string;
 	/** Tokens of the exact form, for proximity and snippets. */
 	tokens: string[];
 	/** Every form (exact first, then inflections) as folded token sequences, for term-presence.ts. */
@@ -44,15 +47,13 @@ function sequence(text: string, prefix = false): string {
 }
 
 /**
- * The forms of one unit as FTS5 phrases. The exact form is listed twice unless `distinct`: bm25 sums the phrases a
- * fragment contains, so an event with the word as typed ranks above one with only an inflected form. English stems
- * are not used as prefixes (measured: they cost recall on identifiers); the prefix of a unit ending in a lone CJK
- * character is.
+ * The forms of one unit as FTS5 phrases, each once; an exact unit's form twice (bm25 sums the phrases a fragment
+ * contains). English stems are not used as prefixes (measured: they cost recall on identifiers); the prefix of a
+ * unit ending in a lone CJK character is.
  */
-function unitForms(unit: QueryTerm, distinct: boolean): string[] {
+function unitForms(unit: QueryTerm): string[] {
 	const typed = [sequence(unit.text), ...unit.variants.map((v) => sequence(v))];
-	// An exact unit (identifier, phrase) keeps its doubled weight: it is rare, so cheap, and what a question hinges on.
-	const forms = distinct && unit.variants.length > 1 ? [...new Set(typed)] : typed;
+	const forms = unit.variants.length > 1 ? [...new Set(typed)] : typed;
 	if (unit.prefix !== undefined && hasCjk(unit.prefix)) forms.push(sequence(unit.prefix, true));
 	return forms;
 }
@@ -64,12 +65,12 @@ function offTags(unit: QueryTerm, expr: string): string {
 }
 
 /** The MATCH expression of one unit: its forms OR-ed. */
-function unitMatch(unit: QueryTerm, distinct = false): string {
-	return offTags(unit, `(${unitForms(unit, distinct).join(" OR ")})`);
+function unitMatch(unit: QueryTerm): string {
+	return offTags(unit, `(${unitForms(unit).join(" OR ")})`);
 }
 
 function formMatches(unit: QueryTerm): string[] {
-	return unitForms(unit, true).map((form) => offTags(unit, form));
+	return [...new Set(unitForms(unit))].map((form) => offTags(unit, form));
 }
 
 /** The unit's forms as folded token sequences (the index folds what the analyser keeps, e.g. accents). */
@@ -86,8 +87,8 @@ export function searchTerms(query: string): { terms: SearchTerm[]; asks?: Questi
 		.map((t) => ({
 			label: t.text,
 			match: unitMatch(t),
-			anyForm: unitMatch(t, true),
 			formMatches: formMatches(t),
+			...(t.variants.length > 1 ? { exactForm: offTags(t, sequence(t.text)) } : {}),
 			tokens: t.text.split(" "),
 			forms: formsOf(t),
 			quoted: false,
@@ -95,7 +96,6 @@ export function searchTerms(query: string): { terms: SearchTerm[]; asks?: Questi
 	const phrases = analyzed.phrases.map((p) => ({
 		label: `"${p.text}"`,
 		match: unitMatch(p),
-		anyForm: unitMatch(p, true),
 		formMatches: formMatches(p),
 		tokens: p.text.split(" "),
 		forms: formsOf(p),

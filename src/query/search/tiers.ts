@@ -50,7 +50,7 @@ function documentFrequency(db: QueryDb, term: SearchTerm): number {
 		get<{ n: number }>(
 			db,
 			"SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? LIMIT ?)",
-			[term.anyForm, DF_COUNT_CAP],
+			[term.match, DF_COUNT_CAP],
 		)?.n ?? 0
 	);
 }
@@ -69,7 +69,7 @@ function orScoring(
 	const rare = indexed.filter((t) => !common.includes(t));
 	const ranked = [
 		...(required.length > 0 ? [required.map((m) => `(${m})`).join(" AND ")] : []),
-		...(rare.length > 0 ? [rare.map((t) => t.anyForm).join(" OR ")] : []),
+		...(rare.length > 0 ? [rare.map((t) => t.match).join(" OR ")] : []),
 	];
 	// Each form alone, as bm25 ranks each phrase of the OR: a rarer form weighs more, two forms count twice.
 	return { ranked, present: common.flatMap((t) => t.formMatches) };
@@ -199,7 +199,7 @@ export function relaxedTiers(
 	if (live.every((t) => (dfs.get(t) ?? 0) === 0) && phrases.length === 0) return result;
 
 	const indexed = live.filter((term) => (dfs.get(term) ?? 0) > 0);
-	const anyTerm = indexed.length > 0 ? `(${indexed.map((t) => t.anyForm).join(" OR ")})` : undefined;
+	const anyTerm = indexed.length > 0 ? `(${indexed.map((t) => t.match).join(" OR ")})` : undefined;
 	const required = phrases.map((t) => t.match);
 	// Per fragment: its bm25 against the OR (exact where the OR list had it), the per-term scores it summed
 	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
@@ -223,7 +223,7 @@ export function relaxedTiers(
 	// only repeat the OR's newest window, and its df probe already walked that far.
 	live.forEach((term, i) => {
 		const df = dfs.get(term) ?? 0;
-		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP) gather([...required, term.anyForm], TERM_CANDIDATES, i);
+		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP) gather([...required, term.match], TERM_CANDIDATES, i);
 	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
 	if (required.length > 0) gather(required, TERM_CANDIDATES, -1);
