@@ -13,7 +13,15 @@
 
 import { get, type QueryDb } from "../db.js";
 import { bm25Idf, presenceScore, RANK_COLUMNS } from "../rank.js";
-import { bestFirst, INTEGER, matchIds, type Ranked, type RankedWindow, type RowidSpan, rankAmong } from "./ranked-window.js";
+import {
+	bestFirst,
+	INTEGER,
+	matchIds,
+	type Ranked,
+	type RankedWindow,
+	type RowidSpan,
+	rankAmong,
+} from "./ranked-window.js";
 
 /**
  * How the relaxed OR is ranked: the weighted bm25 of each of `ranked` (terms-only expressions, each over disjoint
