@@ -14,7 +14,7 @@ import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";
 import { type VerifyReport, verifyIndex } from "./ingest/verify.js";
 import type { QueryDb } from "./query/db.js";
-import { isStoreDamage, QUERY_CACHE_PRAGMA } from "./store/db.js";
+import { isStoreDamage } from "./store/db.js";
 import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
 import { STORE_LOCK } from "./store/generations.js";
 import { type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
@@ -116,7 +116,6 @@ export async function openIndexSnapshot(indexDir: string): Promise<IndexSnapshot
 }
 
 function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
-	store.db.pragma(QUERY_CACHE_PRAGMA);
 	// Opened read-only on request; what matters is whether a writer (Pi, reindex) could write it.
 	const why = store.readOnlyReason?.includes("on request") ? unwritable(indexDir) : store.readOnlyReason;
 	return {

@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Coverage } from "../contract.js";
-import { isStoreDamage, QUERY_CACHE_PRAGMA } from "../store/db.js";
+import { isStoreDamage } from "../store/db.js";
 import { lockHolderInfo } from "../store/lock.js";
 import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { computeCoverage } from "../store/source-counts.js";
@@ -95,7 +95,6 @@ export class IndexManager {
 		private readonly options: IndexManagerOptions,
 		store: Store,
 	) {
-		store.db.pragma(QUERY_CACHE_PRAGMA);
 		this.current = store;
 		this.syncer = new SourceSyncer(store.db);
 		this.checkpoints = checkpointsFor(store);
@@ -131,7 +130,6 @@ export class IndexManager {
 		const opened = await openStore({ dir: this.options.indexDir, lockStaleMs: this.options.lockStaleMs });
 		if (opened.ok) {
 			const old = this.current;
-			opened.store.db.pragma(QUERY_CACHE_PRAGMA);
 			this.current = opened.store;
 			this.syncer = new SourceSyncer(opened.store.db);
 			this.checkpoints?.cancel();

@@ -71,14 +71,6 @@ export interface OpenDatabaseOptions {
 	busyTimeoutMs?: number;
 }
 
-/**
- * The page cache of a connection that answers searches (SQLite's default is 2 MiB). A search of a common word reads
- * a few MiB of doclists and rows; with the default, one search evicts the next one's pages and every search
- * re-reads them from the OS (measured on 1 GB, classes interleaved: p50 about 10 % lower with 32 MiB). Bulk
- * passes keep the default: the cold build's peak memory is a goal of its own.
- */
-export const QUERY_CACHE_PRAGMA = "cache_size = -32768";
-
 /** Bytes a WAL file is truncated to when it restarts after a checkpoint. */
 export const WAL_SIZE_LIMIT = 4 << 20;
 

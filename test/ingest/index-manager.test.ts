@@ -87,13 +87,6 @@ describe("IndexManager", () => {
 		await m.refresh();
 		expect(m.store.generation).not.toBe(before);
 		expect(eventCount(m)).toBe(count);
-		// The new connection answers searches too: it gets the search page cache, like the first.
-		expect(m.store.db.pragma("cache_size")).toBe(-32768);
-	});
-
-	it("answers searches with a 32 MiB page cache (QUERY_CACHE_PRAGMA), not SQLite's 2 MiB", async () => {
-		const m = await manager();
-		expect(m.store.db.pragma("cache_size")).toBe(-32768);
 	});
 
 	it("startRebuild runs the rebuild in the worker thread and follows the new generation", async () => {
