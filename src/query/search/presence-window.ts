@@ -6,9 +6,10 @@
  * the window. A common word's forms are on tens of thousands of fragments, so a relaxed OR of six words spent
  * 10–15 ms of its 22 ms there on 1 GB, and that part grows with the corpus while the window does not. Here the
  * window is the same (the newest `cap` matches of the whole expression and the tags); the rare terms (and quoted
- * phrases) are still ranked by FTS5's weighted bm25 among its ids, and each common term adds what bm25 adds for
- * one occurrence in a fragment of average length in its column (rank.ts, presenceScore), with its idf estimated
- * from its density in the window's rowid range. Every query is a seek and a walk bounded by the window's range.
+ * phrases) are still ranked by FTS5's weighted bm25 among its ids, and each form of a common term adds what bm25
+ * adds for one occurrence (rank.ts, presenceScore): its idf estimated from its density over the window's rowids,
+ * the fragment's column weight and length from FTS5's docsize record. Every query is a seek and a bounded walk.
+ * Tier 1 uses the same scoring for the form as typed (withPresenceBonus).
  */
 
 import { get, type QueryDb } from "../db.js";
