@@ -137,7 +137,8 @@ function tagShare(db: QueryDb, plan: SearchPlan): number {
 
 /**
  * The filtered window ranked by the terms alone (rankAmong), or undefined when that would walk too many of the
- * terms' matches: they match more than `cap` fragments and the filter passes less than BROAD_FILTER_SHARE.
+ * terms' matches: they match more than `cap` / BROAD_FILTER_SHARE fragments and the filter passes less than
+ * BROAD_FILTER_SHARE of all fragments.
  */
 function rankedByTerms(
 	db: QueryDb,
@@ -147,10 +148,14 @@ function rankedByTerms(
 	cap: number,
 	keep: number,
 ): RankedWindow | undefined {
-	// The terms match at most `cap` fragments: so do the terms and the filters, every one of them is ranked.
-	const few = countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, cap + 1) <= cap;
-	if (!few && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
-	const window = few ? matchIds(db, match) : matchIds(db, match, cap + 1);
+	// The terms match few fragments (at most what a broad filter's window walks): ranking the window by the terms
+	// alone walks no more than that, whatever the filter passes (a word found only under it, e.g. only in failed
+	// tool results, under `errorOnly`).
+	const walk = Math.floor(cap / BROAD_FILTER_SHARE);
+	const matches = countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, walk + 1);
+	if (matches > walk && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
+	// Within the cap every match is in the window: walked forwards, at twice the speed of newest first.
+	const window = matches <= cap ? matchIds(db, match) : matchIds(db, match, cap + 1);
 	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
 	const capped = window.n > cap;
 	// The (cap + 1)th, oldest id only said whether the cap applied.

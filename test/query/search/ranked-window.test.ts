@@ -31,7 +31,8 @@ beforeAll(async () => {
 	// one in ten a user message (a selective one), and `read` output sparse, then all of the newest 110 (a quarter).
 	for (let i = 0; i < 600; i++) {
 		const text = `${"cobalt ".repeat(1 + (i % 4))}${"filler word ".repeat((i * 7) % 50)}`;
-		if (i >= 490 || i % 10 === 3) lines.push(f.toolResult(`call${i}`, "read", text));
+		// `zinc` only in `read` output: more matches than CAP, all of them under the filter.
+		if (i >= 490 || i % 10 === 3) lines.push(f.toolResult(`call${i}`, "read", `zinc ${text}`));
 		else if (i % 2 === 0) lines.push(f.toolResult(`call${i}`, "bash", text));
 		else if (i % 10 === 1) lines.push(f.user(text));
 		else lines.push(f.assistant(text));
@@ -107,6 +108,14 @@ describe("ranked window of a filtered search", () => {
 		expect(r.capped).toBe(true);
 		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["read"] }));
 		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+	});
+
+	it("a word found only under a selective filter: the filtered ids ranked by the terms alone (few matches to walk)", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: "zinc", toolNames: ["read"] }, sql);
+		expect(r.capped).toBe(true);
+		expect(r.rows).toEqual(reference({ query: "zinc", toolNames: ["read"] }));
+		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
 	});
 
 	it("no filter: the newest CAP by bm25", () => {
