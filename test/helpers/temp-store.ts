@@ -1,8 +1,9 @@
 /** A real migrated SQLite store in a fresh temp dir, for tests. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { MIGRATIONS_DIR } from "../../src/store/migrations.js";
 
@@ -30,4 +31,14 @@ export async function tempStore(dir?: string): Promise<TempStore> {
 			rmSync(d, { recursive: true, force: true });
 		},
 	};
+}
+
+/** A tempStore with one session file of `lines` written to `<dir>/sessions/<name>` and synced into it. */
+export async function storeWithSession(lines: readonly string[], name = "s.jsonl"): Promise<TempStore> {
+	const store = await tempStore();
+	const dir = join(store.dir, "sessions");
+	mkdirSync(dir);
+	writeFileSync(join(dir, name), lines.join(""));
+	await new SourceSyncer(store.db).sync(join(dir, name));
+	return store;
 }

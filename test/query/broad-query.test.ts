@@ -1,12 +1,9 @@
 /** Bounded work for very broad queries: a word matching more than MAX_RANKED_MATCHES fragments ranks only the newest. */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { MAX_RANKED_MATCHES, searchEvents } from "../../src/query/search.js";
 import { lineFactory } from "../helpers/session-lines.js";
-import { type TempStore, tempStore } from "../helpers/temp-store.js";
+import { storeWithSession, type TempStore } from "../helpers/temp-store.js";
 
 let store: TempStore;
 const caller = {
@@ -16,15 +13,11 @@ const caller = {
 };
 
 beforeAll(async () => {
-	store = await tempStore();
-	const dir = join(store.dir, "sessions");
-	mkdirSync(dir);
 	const f = lineFactory();
 	const lines = [f.header()];
 	for (let i = 0; i <= MAX_RANKED_MATCHES; i++)
 		lines.push(f.user(`ubiquitous word number ${i}${i === 7 ? " rarity" : ""}`));
-	writeFileSync(join(dir, "broad.jsonl"), lines.join(""));
-	await new SourceSyncer(store.db).sync(join(dir, "broad.jsonl"));
+	store = await storeWithSession(lines, "broad.jsonl");
 }, 60_000);
 afterAll(() => store.cleanup());
 

@@ -4,23 +4,17 @@
  * under a selective filter whose window is too long to walk, writes it twice for bm25 (ranked-window.ts): every path
  * of the ranked window must keep that order.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchRequest } from "../../../src/contract.js";
-import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { MAX_RANKED_MATCHES, searchEvents } from "../../../src/query/search.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
 const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
 
 beforeAll(async () => {
-	store = await tempStore();
-	const dir = join(store.dir, "sessions");
-	mkdirSync(dir);
 	const f = lineFactory({ cwd: "/work/app" });
 	// Both forms equally common (equal idf), more matches than the ranked window holds and none of them user turns:
 	// a selective filter over a long window; the typed form is on one more fragment. Then the two user turns, the
@@ -34,8 +28,7 @@ beforeAll(async () => {
 	// The same for a word on few fragments (a filtered window of few matches), the typed form again on one more.
 	for (let i = 0; i < 21; i++) lines.push(f.assistant(i % 2 ? "rollbacks queued" : "rollback queued"));
 	lines.push(f.user("the rollback finished"), f.user("the rollbacks finished"));
-	writeFileSync(join(dir, "s.jsonl"), lines.join(""));
-	await new SourceSyncer(store.db).sync(join(dir, "s.jsonl"));
+	store = await storeWithSession(lines);
 });
 afterAll(() => store.cleanup());
 

@@ -5,23 +5,17 @@
  * the column weight (kind and length step), the fragment's length in tokens (varints past 127), the averages and
  * the idf all have to be right.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
 import { presenceRankedWindow } from "../../../src/query/search/presence-window.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
 const EVENTS = 300;
 const OR = '("alpha" OR "beta" OR "gamma")';
 
 beforeAll(async () => {
-	store = await tempStore();
-	const dir = join(store.dir, "sessions");
-	mkdirSync(dir);
 	const f = lineFactory({ cwd: "/work/app" });
 	const lines = [f.header()];
 	// Every fragment holds alpha or beta once (gamma, rarer, too on some), at lengths from a few tokens to
@@ -33,8 +27,7 @@ beforeAll(async () => {
 		else if (i % 3 === 1) lines.push(f.user(text));
 		else lines.push(f.assistant(text));
 	}
-	writeFileSync(join(dir, "s.jsonl"), lines.join(""));
-	await new SourceSyncer(store.db).sync(join(dir, "s.jsonl"));
+	store = await storeWithSession(lines);
 });
 afterAll(() => store.cleanup());
 

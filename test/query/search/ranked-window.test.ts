@@ -1,13 +1,10 @@
 /**
- * The ranked window of a filtered search (candidates.ts): however it is computed (the whole expression ranked, or
+ * The ranked window of a filtered search (ranked-window.ts): however it is computed (the whole expression ranked, or
  * the filtered ids ranked by the terms alone), it holds the newest `cap` matches of the terms and the filters, in
  * the order of the weighted bm25 of the whole expression.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchRequest } from "../../../src/contract.js";
-import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
@@ -15,16 +12,13 @@ import { findCandidates } from "../../../src/query/search/candidates.js";
 import { matchExpression } from "../../../src/query/search/ranked-window.js";
 import { planSearch } from "../../../src/query/search/request.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
 const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
 const CAP = 150;
 
 beforeAll(async () => {
-	store = await tempStore();
-	const dir = join(store.dir, "sessions");
-	mkdirSync(dir);
 	const f = lineFactory({ cwd: "/work/app" });
 	const lines = [f.header()];
 	// 600 events with the word, scores differing by count and length: every other one bash output (a broad filter),
@@ -37,8 +31,7 @@ beforeAll(async () => {
 		else if (i % 10 === 1) lines.push(f.user(text));
 		else lines.push(f.assistant(text));
 	}
-	writeFileSync(join(dir, "s.jsonl"), lines.join(""));
-	await new SourceSyncer(store.db).sync(join(dir, "s.jsonl"));
+	store = await storeWithSession(lines);
 });
 afterAll(() => store.cleanup());
 

@@ -3,24 +3,18 @@
  * rarity-weighted coverage first, each naming what it matched and missed; phrases stay required; never a silent
  * empty while some term matches.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { renderSearchText } from "../../../src/tools/render-text.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
 const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
 const search = (query: string) => searchEvents(store.db, { query }, caller);
 
 beforeAll(async () => {
-	store = await tempStore();
-	const dir = join(store.dir, "sessions");
-	mkdirSync(dir);
 	const f = lineFactory({ cwd: "/work/app" });
 	const lines = [f.header()];
 	lines.push(f.user("the zeppelin migration needs a rollback plan"));
@@ -31,8 +25,7 @@ beforeAll(async () => {
 	// Longer than the prefix tiers.ts reads to name matched terms: the rest is asked of the index.
 	lines.push(f.user(`quasar ${"lorem ".repeat(50_000)} pulsar`));
 	lines.push(f.assistant("the nebulon drive hums"));
-	writeFileSync(join(dir, "s.jsonl"), lines.join(""));
-	await new SourceSyncer(store.db).sync(join(dir, "s.jsonl"));
+	store = await storeWithSession(lines);
 });
 afterAll(() => store.cleanup());
 
