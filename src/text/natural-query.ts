@@ -125,7 +125,7 @@ function wordUnit(text: string): QueryTerm {
 	// `rerunning` also as the phrase `re running`, and its base (the next form, when shorter) as `re run`.
 	const bases = forms.length > 1 && forms[1].length < text.length ? [text, forms[1]] : [text];
 	const split = bases.flatMap((f) => f.match(HYPHEN_PREFIXES)?.slice(1).join(" ") ?? []);
-	const variants = [...forms, ...split].slice(0, Math.max(forms.length, MAX_WORD_FORMS));
+	const variants = [...forms, ...split].slice(0, MAX_WORD_FORMS);
 	return prefix.length >= MIN_PREFIX_LENGTH
 		? { text, variants, prefix, optional: false }
 		: { text, variants, optional: false };

@@ -109,7 +109,7 @@ export function findCandidates(
 		const keep = limit * MAX_PAGES;
 		const window = presence
 			? presenceRankedWindow(db, match, presence, cap, keep)
-			: rankedWindow(db, plan, termMatches, cap, keep, exactForms);
+			: rankedWindow(db, plan, termMatches, match, cap, keep, exactForms);
 		const { capped, span } = window;
 		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
 		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;

@@ -178,11 +178,12 @@ export function rankedWindow(
 	db: QueryDb,
 	plan: SearchPlan,
 	termMatches: readonly string[],
+	match: string,
 	cap: number,
 	keep: number,
 	exactForms: ReadonlyArray<string | undefined> = [],
 ): RankedWindow {
-	let match = matchExpression(plan, termMatches);
+	let ranks = match;
 	let exactCounted = false;
 	if (plan.tagMatches.length > 0) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
@@ -192,7 +193,7 @@ export function rankedWindow(
 		// bonus, so each exact form is written twice and bm25 counts it (one more doclist scan for its idf).
 		const twice = termMatches.map((m, i) => (exactForms[i] ? `(${exactForms[i]} OR ${m})` : m));
 		exactCounted = exactForms.some((f) => f !== undefined);
-		match = matchExpression(plan, twice);
+		ranks = matchExpression(plan, twice);
 	}
 	const ranked = allViaJson<{ id: number; score: number; n: number; lo: number; hi: number }>(
 		db,
@@ -201,7 +202,7 @@ export function rankedWindow(
 			max(id) OVER () AS hi, row_number() OVER (ORDER BY id DESC) AS age FROM (SELECT rowid AS id, rank AS score
 			FROM fragments_fts WHERE fragments_fts MATCH ? AND rank MATCH ? ORDER BY rowid DESC LIMIT ?))
 		WHERE age <= ? ORDER BY score, id LIMIT ?)`,
-		[match, WEIGHTED_BM25_RANK, cap + 1, cap, keep],
+		[ranks, WEIGHTED_BM25_RANK, cap + 1, cap, keep],
 		true,
 	);
 	const first = ranked[0];

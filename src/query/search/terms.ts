@@ -78,29 +78,27 @@ function formsOf(unit: QueryTerm): string[][] {
 	return [unit.text, ...unit.variants].map((v) => v.split(" ").map(foldToken));
 }
 
+/** One analysed unit as the pipeline's term; `quoted` for a phrase (one form: no exactForm). */
+function searchTerm(unit: QueryTerm, quoted: boolean): SearchTerm {
+	const each = formMatches(unit);
+	return {
+		label: quoted ? `"${unit.text}"` : unit.text,
+		match: unitMatch(unit),
+		formMatches: each,
+		// The form as typed is the first form.
+		...(unit.variants.length > 1 ? { exactForm: each[0] } : {}),
+		tokens: unit.text.split(" "),
+		forms: formsOf(unit),
+		quoted,
+	};
+}
+
 /** Required terms and phrases of a raw query; throws QueryError (invalid_request) for an unsearchable query. */
 export function searchTerms(query: string): { terms: SearchTerm[]; asks?: QuestionAsks } {
 	const analyzed = analyzeQuery(query);
 	if ("error" in analyzed) throw invalid(analyzed.error);
-	const terms = analyzed.terms
-		.filter((t) => !t.optional)
-		.map((t) => ({
-			label: t.text,
-			match: unitMatch(t),
-			formMatches: formMatches(t),
-			...(t.variants.length > 1 ? { exactForm: offTags(t, sequence(t.text)) } : {}),
-			tokens: t.text.split(" "),
-			forms: formsOf(t),
-			quoted: false,
-		}));
-	const phrases = analyzed.phrases.map((p) => ({
-		label: `"${p.text}"`,
-		match: unitMatch(p),
-		formMatches: formMatches(p),
-		tokens: p.text.split(" "),
-		forms: formsOf(p),
-		quoted: true,
-	}));
+	const terms = analyzed.terms.filter((t) => !t.optional).map((t) => searchTerm(t, false));
+	const phrases = analyzed.phrases.map((p) => searchTerm(p, true));
 	const all = [...phrases, ...terms];
 	return analyzed.asks ? { terms: all, asks: analyzed.asks } : { terms: all };
 }
