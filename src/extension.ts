@@ -1,11 +1,13 @@
 /**
  * The Pi extension entry (named in package.json's "pi" manifest). Wiring only: registers event_search, event_read
  * and event_trace plus the /event-index command, opens the shared index on session_start (no scan) and starts
- * background catch-up, syncs the current session file on turn_end, and closes everything on session_shutdown.
+ * background catch-up, syncs the current session file on turn_end, and closes everything on session_shutdown (once
+ * the agent run's last entry is written).
  * Pi recreates this instance on /new, /resume, /fork, /clone and /reload, so all state lives in this closure.
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { CatchUpProgress } from "./ingest/catch-up.js";
+import { AgentRuns } from "./tools/agent-runs.js";
 import {
 	COMMAND_NAME,
 	COMMAND_USAGE,
@@ -19,6 +21,9 @@ import { IndexRuntime } from "./tools/index-runtime.js";
 
 /** Footer updates at most this often during catch-up. */
 const PROGRESS_INTERVAL_MS = 250;
+
+/** Longest a shutdown waits for the agent run's last events (agent-runs.ts) before its final sync. */
+const AGENT_END_WAIT_MS = 3_000;
 
 /** Configuration problems already shown in this process (instances are recreated; the notice is not repeated). */
 const SHOWN_PROBLEMS_KEY = Symbol.for("pi-event-index.shown-problems");
@@ -39,6 +44,7 @@ function safely(fn: () => void): void {
 
 export default function eventIndexExtension(pi: ExtensionAPI): void {
 	let runtime: IndexRuntime | undefined;
+	const runs = new AgentRuns();
 
 	const current = () => runtime;
 	pi.registerTool(searchTool(current));
@@ -64,10 +70,15 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 		await runtime?.syncSessionFile(ctx.cwd, ctx.sessionManager.getSessionFile());
 	});
 
+	pi.on("agent_start", () => runs.started());
+	pi.on("agent_end", () => runs.ended());
+
 	pi.on("session_shutdown", async (_event, ctx) => {
 		const closing = runtime;
 		runtime = undefined;
 		if (ctx.hasUI) safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
+		// Pi may still be writing the run's last entry (agent-runs.ts).
+		await runs.whenIdle(AGENT_END_WAIT_MS);
 		// Lines written after the last turn (and a turn_end sync that gave up on another writer's lock) go in now.
 		await closing?.finish(ctx.cwd, ctx.sessionManager.getSessionFile());
 	});

@@ -13,7 +13,7 @@ import type { RebuildOutcome } from "../ingest/rebuild.js";
 import type { SyncStatus } from "../ingest/sync-source.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
 import { isStoreDamage } from "../store/db.js";
-import { createLogger, errorFields, type StoreLogger } from "../store/log.js";
+import { createLogger, errorFields, type LogLevel, type StoreLogger } from "../store/log.js";
 import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import { DAMAGED_MESSAGE, PublicError, publicReason } from "./errors.js";
 
@@ -79,10 +79,14 @@ export class IndexRuntime {
 	private readonly opening: Promise<WorkspaceIndex | undefined>;
 	private logger: StoreLogger | undefined;
 	private closed = false;
+	/** Shutdown has begun: an index that opens now only takes the session's last lines (no catch-up to cut off). */
+	private finishing = false;
 	private coldWaitDone = false;
 	private unsubscribe: (() => void) | undefined;
 	private catchUpPromise: Promise<CatchUpOutcome> | undefined;
 	private readonly sessionFile: string | undefined;
+	/** Syncs under way: close waits for them, so a turn_end sync is never cut off by a shutdown's close. */
+	private readonly syncing = new Set<Promise<unknown>>();
 
 	private constructor(private readonly options: IndexRuntimeOptions) {
 		this.sessionFile = resolveSessionFile(options.cwd, options.sessionFile);
@@ -116,7 +120,7 @@ export class IndexRuntime {
 			}
 			this.index = index;
 			this.unsubscribe = index.manager.onProgress((p) => this.options.onProgress?.(p));
-			if (this.options.catchUp !== false && index.config.catchUp.enabled) this.startCatchUp();
+			if (this.options.catchUp !== false && index.config.catchUp.enabled && !this.finishing) this.startCatchUp();
 			return index;
 		} catch (err) {
 			this.openError = publicReason(err);
@@ -132,7 +136,7 @@ export class IndexRuntime {
 	}
 
 	/** Appends to the index's local log (a no-op until the index dir is known). */
-	log(level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>): void {
+	log(level: LogLevel, event: string, fields?: Record<string, unknown>): void {
 		this.logger?.log(level, event, fields);
 	}
 
@@ -153,7 +157,12 @@ export class IndexRuntime {
 				this.catchUpPromise = undefined;
 				this.options.onProgress?.(undefined);
 				if (outcome.kind === "failed") this.log("warn", "catch_up_failed", { error: outcome.error });
-				else this.log("info", "catch_up", { outcome: outcome.kind });
+				else if (outcome.kind === "skipped")
+					this.log("info", "catch_up", { outcome: outcome.kind, reason: outcome.reason });
+				else {
+					const { total, indexed, removed, failed, stopped } = outcome.result;
+					this.log("info", "catch_up", { outcome: outcome.kind, total, indexed, removed, failed, stopped });
+				}
 				return outcome;
 			});
 		}
@@ -199,7 +208,7 @@ export class IndexRuntime {
 		// The caller's own file failing to sync must not hide the rest of the corpus: it is logged, not thrown.
 		const synced = await this.syncSessionFile(who.cwd, who.sessionFile);
 		let coverage = await index.manager.coverage();
-		if (coverage.partial && !this.coldWaitDone) {
+		if (!this.coldWaitDone && (coverage.partial || index.manager.catchUpRunning)) {
 			this.coldWaitDone = true;
 			coverage = await this.waitWhileCold(index, coverage);
 		}
@@ -218,11 +227,16 @@ export class IndexRuntime {
 		return fn({ index, caller, options, coverage });
 	}
 
-	/** A first call on a cold index waits up to coldWaitMs for catch-up (here or in another process). */
+	/**
+	 * A first call waits up to coldWaitMs for catch-up: while coverage is partial (catch-up here or in another
+	 * process), and while this process's own catch-up runs at all. Coverage counts files against the last discovery,
+	 * so files written since then (by a Pi without this extension, say) are not missing from it until this
+	 * catch-up has discovered them: "complete" before that would be a guess.
+	 */
 	private async waitWhileCold(index: WorkspaceIndex, coverage: Coverage): Promise<Coverage> {
 		const deadline = Date.now() + index.config.budgets.coldWaitMs;
 		let current = coverage;
-		while (current.partial && Date.now() < deadline && !this.closed) {
+		while ((current.partial || index.manager.catchUpRunning) && Date.now() < deadline && !this.closed) {
 			const left = deadline - Date.now();
 			if (index.manager.catchUpRunning) await index.manager.waitForCatchUp(Math.min(left, 250));
 			else if (current.note?.includes("running")) await new Promise((r) => setTimeout(r, Math.min(left, 100)));
@@ -233,15 +247,25 @@ export class IndexRuntime {
 	}
 
 	/** Brings the current session file up to date (turn_end, shutdown); never throws. */
-	async syncSessionFile(cwd: string, file: string | undefined, busyWaitMs?: number): Promise<SyncStatus | undefined> {
+	syncSessionFile(cwd: string, file: string | undefined, busyWaitMs?: number): Promise<SyncStatus | undefined> {
 		const path = resolveSessionFile(cwd, file);
-		if (!path || !this.index || this.closed || !existsSync(path)) return undefined;
+		if (!path || !this.index || this.closed || !existsSync(path)) return Promise.resolve(undefined);
+		const sync = this.syncPath(this.index, path, busyWaitMs);
+		this.syncing.add(sync);
+		return sync.finally(() => this.syncing.delete(sync));
+	}
+
+	private async syncPath(index: WorkspaceIndex, path: string, busyWaitMs?: number): Promise<SyncStatus> {
 		try {
-			const result = await this.index.manager.syncFile(path, busyWaitMs);
+			const result = await index.manager.syncFile(path, busyWaitMs);
 			if (result.status === "busy") this.log("info", "sync_busy", { file: path });
+			else if (result.status === "failed") this.log("warn", "sync_failed", { file: path, error: result.error });
+			else if (result.status !== "unchanged") {
+				this.log("debug", "sync", { file: path, status: result.status, bytesRead: result.bytesRead });
+			}
 			return result.status;
 		} catch (err) {
-			if (!(await this.recover(this.index, err))) this.log("warn", "sync_failed", { file: path, ...errorFields(err) });
+			if (!(await this.recover(index, err))) this.log("warn", "sync_failed", { file: path, ...errorFields(err) });
 			return "failed";
 		}
 	}
@@ -270,6 +294,9 @@ export class IndexRuntime {
 
 	/** The session is ending: its file's last lines go in (waiting up to SHUTDOWN_BUSY_WAIT_MS for the lock), then close. */
 	async finish(cwd: string, file: string | undefined): Promise<void> {
+		// A short run can end before the index finished opening; its lines still go in.
+		this.finishing = true;
+		await this.opening;
 		await this.syncSessionFile(cwd, file, SHUTDOWN_BUSY_WAIT_MS);
 		await this.close();
 	}
@@ -279,6 +306,7 @@ export class IndexRuntime {
 		if (this.closed) return;
 		this.closed = true;
 		this.unsubscribe?.();
+		await Promise.allSettled([...this.syncing]);
 		const index = await this.opening;
 		if (index) {
 			try {

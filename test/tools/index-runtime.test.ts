@@ -3,7 +3,16 @@
  * answers, configuration problems are reported once and defaults used, an index that cannot open gives a clear
  * path-free error (never a crash), and close releases everything.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+	copyFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	realpathSync,
+	rmSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -54,6 +63,51 @@ describe("IndexRuntime", () => {
 		expect(result.coverage.indexed).toBe(readdirSync(FIXTURES).length);
 		expect(result.hits.length).toBeGreaterThan(0);
 		expect(result.hits[0].cwd).toBe("/home/dev/project");
+	});
+
+	it("a first call waits for this process's catch-up even when the last discovery's counts say complete", async () => {
+		writeFileSync(
+			join(agentDir, "event-index.json"),
+			JSON.stringify({ authorization: { allRoots: true }, budgets: { coldWaitMs: 30_000 } }),
+		);
+		const first = start();
+		const before = await first.query(who(), (s) => s.coverage);
+		expect(before.partial).toBe(false);
+		await first.close();
+		// Written while no indexer ran: a session with the marker (oldest, so catch-up meets it last) and 400 others.
+		const sessions = join(agentDir, "sessions", "--home-dev-project--");
+		const marker = join(sessions, "marker.jsonl");
+		writeFileSync(
+			marker,
+			[
+				{
+					type: "session",
+					version: 3,
+					id: "s-marker",
+					timestamp: "2026-01-01T00:00:00.000Z",
+					cwd: "/home/dev/project",
+				},
+				{
+					type: "message",
+					id: "m1",
+					parentId: null,
+					timestamp: "2026-01-01T00:00:01.000Z",
+					message: { role: "user", content: [{ type: "text", text: "the quillfeather rollout" }], timestamp: 1 },
+				},
+			]
+				.map((l) => `${JSON.stringify(l)}\n`)
+				.join(""),
+		);
+		utimesSync(marker, new Date(2000, 0, 1), new Date(2000, 0, 1));
+		for (let i = 0; i < 400; i++)
+			copyFileSync(join(FIXTURES, "rich-tree-compaction.jsonl"), join(sessions, `copy-${i}.jsonl`));
+
+		const second = start();
+		const result = await second.query(who(), (s) =>
+			searchEvents(s.index.manager.store.db, { query: "quillfeather" }, s.caller, s.options),
+		);
+		expect(result.hits.map((h) => h.sessionId)).toEqual(["s-marker"]);
+		expect(result.coverage.partial, result.coverage.note).toBe(false);
 	});
 
 	it("without authorization the same sessions stay invisible (the caller context is applied)", async () => {
