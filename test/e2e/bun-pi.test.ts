@@ -157,7 +157,9 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("the extension in Pi's CLI under Bun
 				env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
 			});
 		const search = ["search", MARKER_A, "--json"];
-		const [nodeSearch, bunSearch] = await Promise.all([cli(nodeBin(), search), cli(BUN_BIN, search)]);
+		// One after the other: a run beside another's catch-up says "catch-up running" in its coverage note.
+		const nodeSearch = await cli(nodeBin(), search);
+		const bunSearch = await cli(BUN_BIN, search);
 		expect(nodeSearch.exitCode, nodeSearch.stderr).toBe(0);
 		expect(bunSearch.exitCode, bunSearch.stderr).toBe(0);
 		const hits = JSON.parse(bunSearch.stdout) as EventSearchResult;
