@@ -31,6 +31,8 @@ beforeAll(async () => {
 		else if (i % 10 === 1) lines.push(f.user(text));
 		else lines.push(f.assistant(text));
 	}
+	// The newest matches of all: retrieval-tool output, which a search without toolNames excludes inside the index.
+	for (let i = 0; i < 20; i++) lines.push(f.toolResult(`search${i}`, "event_search", `cobalt cobalt cobalt ${i}`));
 	store = await storeWithSession(lines);
 });
 afterAll(() => store.cleanup());
@@ -111,7 +113,24 @@ describe("ranked window of a filtered search", () => {
 		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
 	});
 
-	it("no filter: the newest CAP by bm25", () => {
-		expect(ranked({ query: "cobalt" }).rows).toEqual(reference({ query: "cobalt" }));
+	it("no filter: the newest CAP by bm25, retrieval output excluded, ranked without the exclusion's idf scan", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: "cobalt" }, sql);
+		expect(r.capped).toBe(true);
+		expect(r.rows).toEqual(reference({ query: "cobalt" }));
+		const retrieval = store.db.prepare("SELECT id FROM fragments WHERE tool_name = 'event_search'").all() as Array<{
+			id: number;
+		}>;
+		expect(retrieval).toHaveLength(20);
+		expect(r.rows.filter((row) => retrieval.some((x) => x.id === row.id))).toEqual([]);
+		// bm25 ran on the terms alone: no statement both ranks and carries the NOT.
+		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
+	});
+
+	it("no filter, a phrase: the whole expression ranked in one pass (its positions are evaluated once)", () => {
+		const sql: string[] = [];
+		const r = ranked({ query: '"cobalt cobalt"' }, sql);
+		expect(r.rows).toEqual(reference({ query: '"cobalt cobalt"' }));
+		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 });
