@@ -109,6 +109,8 @@ function progressReporter(ctx: ExtensionContext): (p: CatchUpProgress | undefine
 			safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
 			return;
 		}
+		// A catch-up with nothing to do reports 0/0 once (its discovery is done): nothing to show.
+		if (p.total === 0) return;
 		const now = Date.now();
 		if (now - last < PROGRESS_INTERVAL_MS && p.done < p.total) return;
 		last = now;

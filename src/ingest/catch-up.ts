@@ -102,6 +102,8 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		stopped: false,
 		errors: [],
 	};
+	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
+	options.onProgress?.({ ...progress });
 	const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
 	// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
 	// next group opens before the next batch (batches inside a group run in its transaction).

@@ -192,6 +192,10 @@ export class IndexManager {
 		return this.running !== undefined;
 	}
 
+	/**
+	 * The running (or last) catch-up's progress. A run reports once its discovery is done (done 0), so while one
+	 * runs, undefined means it has not yet counted the files: coverage still holds the previous discovery's count.
+	 */
 	get progress(): CatchUpProgress | undefined {
 		return this.lastProgress;
 	}
@@ -227,6 +231,8 @@ export class IndexManager {
 
 	private runCatchUp(): Promise<CatchUpOutcome> {
 		this.stopRequested = false;
+		// Until this run reports, it has not discovered the files (see `progress`).
+		this.lastProgress = undefined;
 		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
 		return this.runJob({ ...this.job(), mode: "catch-up" }, () => runCatchUpJob(this.job(), hooks));
 	}

@@ -73,6 +73,14 @@ export function resolveSessionFile(cwd: string, file: string | undefined): strin
 	return file ? resolve(cwd, file) : undefined;
 }
 
+/** How often a first call rechecks coverage while it waits for catch-up. */
+const DISCOVERY_POLL_MS = 50;
+
+/** This process's catch-up runs and has not yet counted the session files (IndexManager.progress). */
+function undiscovered(index: WorkspaceIndex): boolean {
+	return index.manager.catchUpRunning && index.manager.progress === undefined;
+}
+
 export class IndexRuntime {
 	private index: WorkspaceIndex | undefined;
 	private openError: string | undefined;
@@ -208,7 +216,7 @@ export class IndexRuntime {
 		// The caller's own file failing to sync must not hide the rest of the corpus: it is logged, not thrown.
 		const synced = await this.syncSessionFile(who.cwd, who.sessionFile);
 		let coverage = await index.manager.coverage();
-		if (!this.coldWaitDone && (coverage.partial || index.manager.catchUpRunning)) {
+		if (!this.coldWaitDone && (coverage.partial || undiscovered(index))) {
 			this.coldWaitDone = true;
 			coverage = await this.waitWhileCold(index, coverage);
 		}
@@ -229,16 +237,16 @@ export class IndexRuntime {
 
 	/**
 	 * A first call waits up to coldWaitMs for catch-up: while coverage is partial (catch-up here or in another
-	 * process), and while this process's own catch-up runs at all. Coverage counts files against the last discovery,
-	 * so files written since then (by a Pi without this extension, say) are not missing from it until this
-	 * catch-up has discovered them: "complete" before that would be a guess.
+	 * process), and until this process's own catch-up has discovered the files. Coverage counts files against the
+	 * last discovery, so a session written since then (by a Pi without this extension, say) is not missing from it
+	 * until then: "complete" before that would be a guess.
 	 */
 	private async waitWhileCold(index: WorkspaceIndex, coverage: Coverage): Promise<Coverage> {
 		const deadline = Date.now() + index.config.budgets.coldWaitMs;
 		let current = coverage;
-		while ((current.partial || index.manager.catchUpRunning) && Date.now() < deadline && !this.closed) {
+		while ((current.partial || undiscovered(index)) && Date.now() < deadline && !this.closed) {
 			const left = deadline - Date.now();
-			if (index.manager.catchUpRunning) await index.manager.waitForCatchUp(Math.min(left, 250));
+			if (index.manager.catchUpRunning) await index.manager.waitForCatchUp(Math.min(left, DISCOVERY_POLL_MS));
 			else if (current.note?.includes("running")) await new Promise((r) => setTimeout(r, Math.min(left, 100)));
 			else break;
 			current = await index.manager.coverage();
