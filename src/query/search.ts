@@ -12,6 +12,7 @@ import { findCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./se
 import { coalesce, eventKey, foldForkCopies } from "./search/coalesce.js";
 import { toHit } from "./search/hits.js";
 import { planSearch } from "./search/request.js";
+import { typedAsPhrase } from "./search/terms.js";
 import { relaxedTiers } from "./search/tiers.js";
 import { withResolvedSession } from "./session-prefix.js";
 
@@ -44,7 +45,12 @@ export function searchEvents(
 		db,
 		plan,
 		plan.terms.map((t) => t.match),
-		{ limit: candidateRows(limit), exactForms: plan.terms.map((t) => t.exactForm), log: options.log },
+		{
+			limit: candidateRows(limit),
+			exactForms: plan.terms.map((t) => t.exactForm),
+			typedPhrase: plan.terms.some(typedAsPhrase),
+			log: options.log,
+		},
 	);
 	const window = limit * FOLD_WINDOW_PAGES;
 	const full = foldForkCopies(

@@ -91,6 +91,8 @@ export interface CandidateOptions {
 	 * above one with only an inflected form (presence-window.ts, withPresenceBonus; or bm25, ranked-window.ts).
 	 */
 	exactForms?: ReadonlyArray<string | undefined>;
+	/** A term of termMatches was typed as a phrase (terms.ts, typedAsPhrase): its window is ranked in one pass. */
+	typedPhrase?: boolean;
 	log?: (message: string) => void;
 }
 
@@ -102,14 +104,21 @@ export function findCandidates(
 	db: QueryDb,
 	plan: SearchPlan,
 	termMatches: readonly string[],
-	{ cap = MAX_RANKED_MATCHES, limit = SEARCH_CANDIDATE_LIMIT, presence, exactForms = [], log }: CandidateOptions = {},
+	{
+		cap = MAX_RANKED_MATCHES,
+		limit = SEARCH_CANDIDATE_LIMIT,
+		presence,
+		exactForms = [],
+		typedPhrase = false,
+		log,
+	}: CandidateOptions = {},
 ): Candidates {
 	const match = matchExpression(plan, termMatches);
 	try {
 		const keep = limit * MAX_PAGES;
 		const window = presence
 			? presenceRankedWindow(db, match, presence, cap, keep)
-			: rankedWindow(db, plan, termMatches, match, cap, keep, exactForms);
+			: rankedWindow(db, plan, termMatches, match, { cap, keep, exactForms, typedPhrase });
 		const { capped, span } = window;
 		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
 		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;

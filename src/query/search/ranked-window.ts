@@ -6,7 +6,6 @@
 import { allViaJson, get, type QueryDb } from "../db.js";
 import { WEIGHTED_BM25_RANK } from "../rank.js";
 import type { SearchPlan } from "./request.js";
-import { typedAsPhrase } from "./terms.js";
 
 /**
  * The full MATCH expression: the terms AND the plan's tag expressions, minus its exclusions. No column filters:
@@ -117,8 +116,6 @@ const shares = new WeakMap<QueryDb, Map<string, { share: number; maxId: number }
  * kept until the index grows by a tenth: a share moves slowly, and only the speed of a search depends on it.
  */
 function tagShare(db: QueryDb, plan: SearchPlan): number {
-	// Exclusions alone (retrieval-tool rows, the caller's own session) pass nearly every fragment.
-	if (plan.tagMatches.length === 0) return 1;
 	const maxId = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 0;
 	const tags = plan.tagMatches.map((t) => `(${t})`).join(" AND ");
 	const known = shares.get(db) ?? new Map<string, { share: number; maxId: number }>();
@@ -154,13 +151,14 @@ function rankedByTerms(
 	// The terms match few fragments (at most what a broad filter's window walks): ranking the window by the terms
 	// alone walks no more than that, whatever the filter passes (a word found only under it, e.g. only in failed
 	// tool results, under `errorOnly`).
-	// Exclusions alone pass nearly everything: the window is walked newest first with no count first.
+	// Exclusions alone (retrieval-tool rows, the caller's own session) pass nearly every fragment: the window is
+	// walked newest first, with no count first.
+	const exclusionsOnly = plan.tagMatches.length === 0;
 	const walk = Math.floor(cap / BROAD_FILTER_SHARE);
-	const matches =
-		plan.tagMatches.length === 0
-			? Number.POSITIVE_INFINITY
-			: countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, walk + 1);
-	if (matches > walk && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
+	const matches = exclusionsOnly
+		? Number.POSITIVE_INFINITY
+		: countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, walk + 1);
+	if (!exclusionsOnly && matches > walk && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
 	// Within the cap every match is in the window: walked forwards, at twice the speed of newest first.
 	const window = matches <= cap ? matchIds(db, match) : matchIds(db, match, cap + 1);
 	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
@@ -168,6 +166,14 @@ function rankedByTerms(
 	// The (cap + 1)th, oldest id only said whether the cap applied.
 	const lo = capped ? (JSON.parse(window.ids) as number[])[cap - 1] : window.lo;
 	return { ranked: rankAmong(db, termsOnly, window.ids, lo, window.hi, keep), capped, span: { lo, hi: window.hi } };
+}
+
+/** What rankedWindow keeps and how it ranks (CandidateOptions says what each means). */
+export interface WindowBounds {
+	cap: number;
+	keep: number;
+	exactForms?: ReadonlyArray<string | undefined>;
+	typedPhrase?: boolean;
 }
 
 /**
@@ -188,15 +194,13 @@ export function rankedWindow(
 	plan: SearchPlan,
 	termMatches: readonly string[],
 	match: string,
-	cap: number,
-	keep: number,
-	exactForms: ReadonlyArray<string | undefined> = [],
+	{ cap, keep, exactForms = [], typedPhrase = false }: WindowBounds,
 ): RankedWindow {
 	let ranks = match;
 	let exactCounted = false;
 	// Under exclusions alone, a phrase's window is ranked in one pass: walking it first evaluates its positions twice
 	// (+12 % on "no such file", more than the exclusion's idf scan saves).
-	const byTermsOnly = plan.tagExclusions.length > 0 && !termMatches.some(typedAsPhrase);
+	const byTermsOnly = plan.tagExclusions.length > 0 && !typedPhrase;
 	if (plan.tagMatches.length > 0 || byTermsOnly) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
 		const byTerms = rankedByTerms(db, plan, termsOnly, match, cap, keep);

@@ -40,25 +40,19 @@ export interface SearchTerm {
 
 const quote = (token: string) => `"${token.replaceAll('"', '""')}"`;
 
-/** Joins the tokens of an FTS5 phrase. */
-const PHRASE_JOIN = " + ";
-
 /** A token sequence as an FTS5 phrase (`"a" + "b"`), the last token a prefix query when `prefix`. */
 function sequence(text: string, prefix = false): string {
 	const tokens = text.split(" ");
-	return tokens.map((t, i) => (prefix && i === tokens.length - 1 ? `${quote(t)}*` : quote(t))).join(PHRASE_JOIN);
+	return tokens.map((t, i) => (prefix && i === tokens.length - 1 ? `${quote(t)}*` : quote(t))).join(" + ");
 }
 
-/** A MATCH whose first form (the form as typed) is a sequence of several tokens. */
-const TYPED_PHRASE = new RegExp(`^[(]*(?:- \\{[^}]*\\} : [(]+)?"(?:[^"]|"")*"${PHRASE_JOIN.replaceAll("+", "\\+")}"`);
-
 /**
- * True when a term (its MATCH, as unitMatch writes it) was typed as a phrase of several tokens: FTS5 checks its
- * positions on every match, so walking its matches twice costs. The joined-prefix variants of a word ("co" + "balt"
- * for cobalt) are phrases too, but rare ones: they do not count.
+ * True when the term was typed as a phrase of several tokens (quoted, or an identifier such as v0.73.1): FTS5 checks
+ * its positions on every match, so walking its matches twice costs. The joined-prefix variants of a word ("co" +
+ * "balt" for cobalt) are phrases too, but rare ones: they do not count.
  */
-export function typedAsPhrase(match: string): boolean {
-	return TYPED_PHRASE.test(match);
+export function typedAsPhrase(term: Pick<SearchTerm, "tokens">): boolean {
+	return term.tokens.length > 1;
 }
 
 /**

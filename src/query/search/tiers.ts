@@ -21,7 +21,7 @@ import { contextTerms, namesMonth, sessionFacts } from "./context.js";
 import type { PresenceScoring } from "./presence-window.js";
 import { INTEGER } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
-import type { SearchTerm } from "./terms.js";
+import { type SearchTerm, typedAsPhrase } from "./terms.js";
 
 /** Candidates taken from the OR of all terms, and from each term alone. */
 const OR_CANDIDATES = 200;
@@ -205,8 +205,16 @@ export function relaxedTiers(
 	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
 	// and the terms whose lists held it.
 	const found = new Map<number, { row: CandidateRow; or?: number; sum: number; terms: Set<number> }>();
-	const gather = (matches: string[], limit: number, term?: number, presence?: PresenceScoring) => {
-		const list = findCandidates(db, plan, matches, { limit, presence, log });
+	// `typed`: the terms the matches come from (one typed as a phrase is ranked in one pass).
+	const gather = (
+		matches: string[],
+		typed: readonly SearchTerm[],
+		limit: number,
+		term?: number,
+		presence?: PresenceScoring,
+	) => {
+		const typedPhrase = typed.some(typedAsPhrase);
+		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, log });
 		if (list.capped) result.capped = true;
 		for (const row of list.rows) {
 			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
@@ -218,15 +226,24 @@ export function relaxedTiers(
 			found.set(row.fragmentId, entry);
 		}
 	};
-	if (anyTerm) gather([...required, anyTerm], OR_CANDIDATES, undefined, orScoring(indexed, dfs, required));
+	if (anyTerm) {
+		gather(
+			[...required, anyTerm],
+			[...phrases, ...indexed],
+			OR_CANDIDATES,
+			undefined,
+			orScoring(indexed, dfs, required),
+		);
+	}
 	// A rare term alone: its events are found however common the others are. A common term's own list would
 	// only repeat the OR's newest window, and its df probe already walked that far.
 	live.forEach((term, i) => {
 		const df = dfs.get(term) ?? 0;
-		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP) gather([...required, term.match], TERM_CANDIDATES, i);
+		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP)
+			gather([...required, term.match], [...phrases, term], TERM_CANDIDATES, i);
 	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
-	if (required.length > 0) gather(required, TERM_CANDIDATES, -1);
+	if (required.length > 0) gather(required, phrases, TERM_CANDIDATES, -1);
 	if (found.size === 0) return result;
 
 	const weight = (t: SearchTerm) => idf(dfs.get(t) ?? 0);

@@ -11,6 +11,7 @@ import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
 import { findCandidates } from "../../../src/query/search/candidates.js";
 import { matchExpression } from "../../../src/query/search/ranked-window.js";
 import { planSearch } from "../../../src/query/search/request.js";
+import { typedAsPhrase } from "../../../src/query/search/terms.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
@@ -70,67 +71,60 @@ function reference(req: EventSearchRequest): Array<{ id: number; score: number }
 	return rows.sort((a, b) => a.score - b.score || a.id - b.id);
 }
 
-function ranked(req: EventSearchRequest, sql: string[] = []) {
+/** The ranked window of `req` as search computes it, asserted equal to the reference, with the SQL it ran. */
+function rankedAsReference(req: EventSearchRequest) {
+	const sql: string[] = [];
 	const db = recording(store.db, sql);
+	const plan = planSearch(db, req, caller);
 	const found = findCandidates(
 		db,
-		planSearch(db, req, caller),
-		planSearch(db, req, caller).terms.map((t) => t.match),
-		{ cap: CAP, limit: 1000 },
+		plan,
+		plan.terms.map((t) => t.match),
+		{ cap: CAP, limit: 1000, typedPhrase: plan.terms.some(typedAsPhrase) },
 	);
-	return { rows: found.rows.map((r) => ({ id: r.fragmentId, score: r.score })), capped: found.capped };
+	const rows = found.rows.map((r) => ({ id: r.fragmentId, score: r.score }));
+	expect(rows).toEqual(reference(req));
+	return { rows, capped: found.capped, sql };
 }
 
 describe("ranked window of a filtered search", () => {
 	it("a broad filter: the filtered ids ranked by the terms alone, the same rows and scores", () => {
-		const sql: string[] = [];
-		const r = ranked({ query: "cobalt", toolNames: ["bash"] }, sql);
+		const r = rankedAsReference({ query: "cobalt", toolNames: ["bash"] });
 		expect(r.capped).toBe(true);
-		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["bash"] }));
-		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
+		expect(r.sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
 	});
 
 	it("a selective filter: the whole expression ranked, the same rows and scores", () => {
-		const sql: string[] = [];
-		const r = ranked({ query: "cobalt", roles: ["user"] }, sql);
-		expect(r.rows).toEqual(reference({ query: "cobalt", roles: ["user"] }));
-		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+		const r = rankedAsReference({ query: "cobalt", roles: ["user"] });
+		expect(r.sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 
 	it("a filter that passes all of the newest matches but few fragments overall: the whole expression ranked", () => {
-		const sql: string[] = [];
-		const r = ranked({ query: "cobalt", toolNames: ["read"] }, sql);
+		const r = rankedAsReference({ query: "cobalt", toolNames: ["read"] });
 		expect(r.capped).toBe(true);
-		expect(r.rows).toEqual(reference({ query: "cobalt", toolNames: ["read"] }));
-		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+		expect(r.sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 
 	it("a word found only under a selective filter: the filtered ids ranked by the terms alone (few matches to walk)", () => {
-		const sql: string[] = [];
-		const r = ranked({ query: "zinc", toolNames: ["read"] }, sql);
+		const r = rankedAsReference({ query: "zinc", toolNames: ["read"] });
 		expect(r.capped).toBe(true);
-		expect(r.rows).toEqual(reference({ query: "zinc", toolNames: ["read"] }));
-		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
+		expect(r.sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
 	});
 
 	it("no filter: the newest CAP by bm25, retrieval output excluded, ranked without the exclusion's idf scan", () => {
-		const sql: string[] = [];
-		const r = ranked({ query: "cobalt" }, sql);
+		const r = rankedAsReference({ query: "cobalt" });
 		expect(r.capped).toBe(true);
-		expect(r.rows).toEqual(reference({ query: "cobalt" }));
 		const retrieval = store.db.prepare("SELECT id FROM fragments WHERE tool_name = 'event_search'").all() as Array<{
 			id: number;
 		}>;
 		expect(retrieval).toHaveLength(20);
 		expect(r.rows.filter((row) => retrieval.some((x) => x.id === row.id))).toEqual([]);
 		// bm25 ran on the terms alone: no statement both ranks and carries the NOT.
-		expect(sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
+		expect(r.sql.some((s) => s.includes("+rowid IN (SELECT value FROM json_each(?))"))).toBe(true);
 	});
 
 	it("no filter, a phrase: the whole expression ranked in one pass (its positions are evaluated once)", () => {
-		const sql: string[] = [];
-		const r = ranked({ query: '"cobalt cobalt"' }, sql);
-		expect(r.rows).toEqual(reference({ query: '"cobalt cobalt"' }));
-		expect(sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+		const r = rankedAsReference({ query: '"cobalt cobalt"' });
+		expect(r.sql.some((s) => s.includes("+rowid IN"))).toBe(false);
 	});
 });
