@@ -74,7 +74,7 @@ export function resolveSessionFile(cwd: string, file: string | undefined): strin
 }
 
 /** How often a first call rechecks coverage while it waits for catch-up. */
-const DISCOVERY_POLL_MS = 50;
+const COLD_WAIT_POLL_MS = 50;
 
 /** This process's catch-up runs and has not yet counted the session files (IndexManager.progress). */
 function undiscovered(index: WorkspaceIndex): boolean {
@@ -246,7 +246,7 @@ export class IndexRuntime {
 		let current = coverage;
 		while ((current.partial || undiscovered(index)) && Date.now() < deadline && !this.closed) {
 			const left = deadline - Date.now();
-			if (index.manager.catchUpRunning) await index.manager.waitForCatchUp(Math.min(left, DISCOVERY_POLL_MS));
+			if (index.manager.catchUpRunning) await index.manager.waitForCatchUp(Math.min(left, COLD_WAIT_POLL_MS));
 			else if (current.note?.includes("running")) await new Promise((r) => setTimeout(r, Math.min(left, 100)));
 			else break;
 			current = await index.manager.coverage();
