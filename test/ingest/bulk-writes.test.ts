@@ -6,12 +6,13 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSyn
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
-import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
+import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
+import { QUERY_MMAP_BYTES } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { openStore } from "../../src/store/open-store.js";
 import { waitFor } from "../helpers/children.js";
@@ -50,6 +51,16 @@ function writeSessions(sessions: string, count: number, turns: number, prefix = 
 }
 
 describe("bulk writes", () => {
+	it("a bulk connection reads without mmap (its RSS stays its own), a query connection keeps it", async () => {
+		const { indexDir } = dirs();
+		const opened = await openStore({ dir: indexDir });
+		if (!opened.ok) throw new Error(opened.error);
+		cleanups.unshift(() => opened.store.close());
+		expect(opened.store.db.pragma("mmap_size")).toBe(QUERY_MMAP_BYTES);
+		tuneForBulkWrites(opened.store.db);
+		expect(opened.store.db.pragma("mmap_size")).toBe(0);
+	});
+
 	it("a catch-up leaves no WAL behind even while another connection keeps the database open", async () => {
 		const { sessions, indexDir } = dirs();
 		writeSessions(sessions, 40, 20);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { QUERY_MMAP_BYTES } from "../../src/store/db.js";
 import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { readPointer, STORE_LOCK, writePointer } from "../../src/store/generations.js";
 import { LOG_FILE } from "../../src/store/log.js";
@@ -74,6 +75,8 @@ describe("openStore", () => {
 		expect(store.db.pragma("journal_mode")).toBe("wal");
 		expect(store.db.pragma("foreign_keys")).toBe(1);
 		expect(store.db.pragma("busy_timeout")).toBe(10_000);
+		// Queries read the file mapped (db.ts, QUERY_MMAP_BYTES): their classes no longer evict each other's pages.
+		expect(store.db.pragma("mmap_size")).toBe(QUERY_MMAP_BYTES);
 		// The FTS table from the custom migration is there and writable.
 		store.db.prepare("INSERT INTO fragments_fts(rowid, body) VALUES (1, 'hello')").run();
 		expect(store.db.prepare("SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH 'hello'").all()).toHaveLength(1);
