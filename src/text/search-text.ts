@@ -15,7 +15,15 @@ const CJK_CLASS =
 // The v flag (set intersection) keeps CJK symbols and punctuation out of runs; built at run time because the
 // TypeScript target predates it.
 const CJK_TEST = new RegExp(CJK_CLASS, "v");
-const CJK_RUN = new RegExp(`${CJK_CLASS}+`, "gv");
+/**
+ * Characters of a run matched at once. A run is matched in slices and adjacent slices are joined again: V8 matches
+ * `+` over this class with one level of recursion per character, so one tool output holding a CJK run of ~100,000
+ * characters or more overflowed the stack and its whole session file failed to index.
+ */
+const RUN_SLICE = 4096;
+const CJK_RUN_SLICE = new RegExp(`${CJK_CLASS}{1,${RUN_SLICE}}`, "gv");
+/** Tokens joined per piece when a run is expanded (a long run's bigrams are never all in one array). */
+const EXPAND_PIECE = 4096;
 
 /** True when `text` contains at least one CJK letter. */
 export function hasCjk(text: string): boolean {
@@ -25,22 +33,54 @@ export function hasCjk(text: string): boolean {
 /** Every maximal CJK run in `text`, in order, with its UTF-16 start offset. */
 export function cjkRuns(text: string): Array<{ index: number; run: string }> {
 	const out: Array<{ index: number; run: string }> = [];
-	for (const m of text.matchAll(CJK_RUN)) out.push({ index: m.index ?? 0, run: m[0] });
+	for (const m of text.matchAll(CJK_RUN_SLICE)) {
+		const index = m.index ?? 0;
+		const last = out[out.length - 1];
+		if (last !== undefined && last.index + last.run.length === index) last.run += m[0];
+		else out.push({ index, run: m[0] });
+	}
 	return out;
+}
+
+/** The bigram expansion of one CJK run, in order: overlapping bigrams, then the final character. */
+function* cjkBigrams(run: string): Generator<string> {
+	let prev: string | undefined;
+	for (const ch of run) {
+		if (prev !== undefined) yield prev + ch;
+		prev = ch;
+	}
+	if (prev !== undefined) yield prev;
 }
 
 /** The bigram expansion of one CJK run: overlapping bigrams, then the final character. */
 export function cjkRunTokens(run: string): string[] {
-	const chars = Array.from(run);
-	const out: string[] = [];
-	for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
-	out.push(chars[chars.length - 1]);
-	return out;
+	return [...cjkBigrams(run)];
+}
+
+/** `cjkRunTokens(run).join(" ")`, built in pieces. */
+function expandRun(run: string): string {
+	const pieces: string[] = [];
+	let piece: string[] = [];
+	for (const token of cjkBigrams(run)) {
+		piece.push(token);
+		if (piece.length === EXPAND_PIECE) {
+			pieces.push(piece.join(" "));
+			piece = [];
+		}
+	}
+	if (piece.length > 0) pieces.push(piece.join(" "));
+	return pieces.join(" ");
 }
 
 /** What goes into `fragments_fts.body` for a fragment's text. Non-CJK text is returned unchanged. */
 export function searchText(text: string): string {
 	if (!CJK_TEST.test(text)) return text;
 	// Spaces around the expansion keep it from merging with adjacent Latin letters or digits.
-	return text.replace(CJK_RUN, (run) => ` ${cjkRunTokens(run).join(" ")} `);
+	let out = "";
+	let at = 0;
+	for (const { index, run } of cjkRuns(text)) {
+		out += `${text.slice(at, index)} ${expandRun(run)} `;
+		at = index + run.length;
+	}
+	return out + text.slice(at);
 }

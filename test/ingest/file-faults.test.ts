@@ -11,6 +11,7 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { searchEvents } from "../../src/query/search.js";
+import { decodeFragmentText, type StoredFragmentText } from "../../src/store/fragment-text.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
@@ -51,7 +52,7 @@ const texts = (path: string) =>
 	(
 		store.db
 			.prepare("SELECT f.text FROM fragments f JOIN sources s ON s.id = f.source_id WHERE s.path = ? ORDER BY f.id")
-			.all(path) as Array<{ text: string }>
+			.all(path) as Array<{ text: StoredFragmentText }>
 	).map((r) => r.text);
 
 function namedSession(sessionId: string, cwd: string, name: string | undefined, text: string): string {
@@ -129,5 +130,24 @@ describe("one unchanged rule for sync and catch-up", () => {
 		expect(r.indexed).toBe(1);
 		expect(texts(path)).toEqual(["omega content"]);
 		expect(headerOf(path).sessionId).toBe("bbbbbbbb-0000-4000-8000-000000000002");
+	});
+});
+
+describe("text the tokenizer meets in one piece", () => {
+	it("regression: a tool output holding a CJK run of 2.7 million characters is indexed, and words inside it are found", async () => {
+		// The run was matched with one regular-expression `+`, which V8 runs with a level of recursion per character:
+		// past about 2 million characters (a line under the 8 MiB limit holds 2.79 million), "Maximum call stack size
+		// exceeded", and the whole session file failed to index.
+		const cwd = "/work/cjk";
+		const f = lineFactory({ sessionId: "cjk-run", cwd });
+		const run = `${"错误构建中文文本测试".repeat(270_000)}独角兽标记${"日本語のテキスト".repeat(4_000)}`;
+		const path = join(dir, "cjk.jsonl");
+		writeFileSync(path, f.header() + f.user("where did the build log go") + f.toolResult("c1", "bash", run));
+		const result = await syncer.sync(path);
+		expect(result.status).toBe("indexed");
+		expect(texts(path).map(decodeFragmentText)).toContain(run);
+		expect(hitsFrom(cwd, "独角兽标记")).toBe(1);
+		expect(hitsFrom(cwd, "テキスト")).toBe(1);
+		expect(hitsFrom(cwd, "build log")).toBe(1);
 	});
 });
