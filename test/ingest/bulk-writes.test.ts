@@ -10,7 +10,7 @@ import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
-import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { DEFAULT_MAX_LINE_BYTES, SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { QUERY_MMAP_BYTES } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
@@ -51,6 +51,28 @@ function writeSessions(sessions: string, count: number, turns: number, prefix = 
 }
 
 describe("bulk writes", () => {
+	it("the index worker indexes lines at the line limit within its heap limits (one-byte, CJK and emoji text)", async () => {
+		// WORKER_OLD_GENERATION_MB bounds the worker's heap; a line of DEFAULT_MAX_LINE_BYTES must still fit, or the
+		// worker dies out of memory and every catch-up stops at that file.
+		const { sessions, indexDir } = dirs();
+		for (const [name, unit] of [
+			["ascii", "word error build "],
+			["cjk", "错误构建中文文本测试"],
+			["emoji", "😀 x "],
+		] as const) {
+			const lines = lineFactory({ prefix: name });
+			const text = unit.repeat(Math.floor((DEFAULT_MAX_LINE_BYTES - 4096) / Buffer.byteLength(unit)));
+			writeFileSync(join(sessions, `${name}.jsonl`), lines.header() + lines.toolResult("c1", "bash", text));
+		}
+		const m = await IndexManager.open({ indexDir, roots: [{ path: sessions, subfolders: true }], useWorker: true });
+		cleanups.unshift(() => void m.close());
+		const outcome = await m.startCatchUp();
+		expect(outcome.kind).toBe("done");
+		if (outcome.kind !== "done") return;
+		expect(outcome.result.errors).toEqual([]);
+		expect(outcome.result.indexed).toBe(3);
+	});
+
 	it("a bulk connection reads without mmap (its RSS stays its own), a query connection keeps it", async () => {
 		const { indexDir } = dirs();
 		const opened = await openStore({ dir: indexDir });
