@@ -7,7 +7,14 @@ import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { RANK_COLUMNS, rankColumnIndex, TAGS_COLUMN } from "../query/rank.js";
 import type { SqliteDb } from "../store/db.js";
-import { decodeFragmentText, encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import { type EventLine, readFragmentTexts } from "../store/event-line.js";
+import {
+	decodeFragmentText,
+	encodeFragmentText,
+	isWholeText,
+	type StoredFragmentText,
+} from "../store/fragment-text.js";
+import { codePointLength } from "../text/code-points.js";
 import { fragmentTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 
@@ -84,8 +91,9 @@ export class SourceRows {
 		);
 		this.deleteFts = db.prepare("DELETE FROM fragments_fts WHERE rowid = ?");
 		this.eventFragments = db.prepare(
-			`SELECT f.id, f.kind, f.text, f.char_count AS charCount, f.tool_name AS toolName, e.entry_type AS entryType,
-				e.role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp, s.cwd
+			`SELECT f.id, f.ord, f.kind, f.text, f.char_count AS charCount, f.tool_name AS toolName, e.entry_type AS entryType,
+				e.role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp, s.cwd, s.path,
+				e.byte_start AS byteStart, e.byte_end AS byteEnd, e.line_hash AS lineHash
 			FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 			JOIN sources s ON s.id = f.source_id
 			WHERE f.source_id = ? AND f.event_seq = ?`,
@@ -211,7 +219,18 @@ export class SourceRows {
 	 * corpus over time.
 	 */
 	private retag(sourceId: number, seq: number, states: TreeStates): void {
+		let lineTexts: string[] | undefined;
 		for (const f of this.eventFragments.all(sourceId, seq) as FragmentForTags[]) {
+			let text = decodeFragmentText(f.text);
+			if (!isWholeText(text, f.charCount)) {
+				// The index keeps only the head: the FTS row is rewritten from the whole text, read from the file.
+				lineTexts ??= readFragmentTexts(f) ?? [];
+				const whole = lineTexts[f.ord];
+				// Unreadable as indexed (the file changed since): keep the row as it is, stale tags and all, rather than
+				// lose its words past the head; a rewritten file is indexed again from scratch anyway.
+				if (whole === undefined || codePointLength(whole) !== f.charCount) continue;
+				text = whole;
+			}
 			this.deleteFts.run(f.id);
 			const facts: TagFacts = {
 				sourceId,
@@ -226,7 +245,7 @@ export class SourceRows {
 				branchState: states.branchState,
 				selectionState: states.selectionState,
 			};
-			this.writeFts(f.id, f.kind, f.charCount, decodeFragmentText(f.text), fragmentTags(facts));
+			this.writeFts(f.id, f.kind, f.charCount, text, fragmentTags(facts));
 		}
 	}
 
@@ -286,8 +305,9 @@ export class SourceRows {
 }
 
 /** One stored fragment with the facts its tags are derived from. */
-interface FragmentForTags {
+interface FragmentForTags extends EventLine {
 	id: number;
+	ord: number;
 	kind: string;
 	text: StoredFragmentText;
 	charCount: number;

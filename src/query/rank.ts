@@ -6,9 +6,10 @@
  * Each fragment's text is stored in the FTS column of its kind weight and length step (RANK_COLUMNS), so the
  * weighted bm25 is computed inside the full-text index: the candidate query ranks without any join, and the short
  * statement is among the bounded candidates even when thousands of long tool outputs match. Proximity needs the
- * text, so only the first `RERANK_LIMIT` candidates (and at most `RERANK_TEXT_BUDGET` characters) get it.
+ * text, so only the first `RERANK_LIMIT` candidates get it, `RERANK_FRAGMENT_CHARS` each.
  */
 import type { SemanticKind } from "../contract.js";
+import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { proximitySlack } from "./rank-proximity.js";
 
 /** One matched fragment as ranking sees it. */
@@ -66,9 +67,12 @@ export const PROXIMITY_WEIGHT = 1;
 
 /** Candidates (in candidate order) whose text is read for proximity. */
 export const RERANK_LIMIT = 200;
-/** Characters of text read for proximity per query, and per fragment. */
-export const RERANK_TEXT_BUDGET = 400_000;
-export const RERANK_FRAGMENT_CHARS = 32_000;
+/**
+ * Characters of text read for proximity per fragment: the head the index stores of each (on the ranking and
+ * natural-question sets, proximity over 2,000 characters ranks exactly as over 32,000). At most RERANK_LIMIT ×
+ * RERANK_FRAGMENT_CHARS characters per query.
+ */
+export const RERANK_FRAGMENT_CHARS = STORED_HEAD_CHARS;
 
 /** One text column of fragments_fts: a fragment's text goes into the column of its kind weight and length step. */
 export interface RankColumn {
@@ -163,18 +167,11 @@ function sqlNumber(n: number): string {
 
 /**
  * Which candidates' text to read for proximity: none for a query of fewer than two terms/phrases, else the first
- * RERANK_LIMIT in candidate order while the RERANK_TEXT_BUDGET lasts. Bounded work whatever the corpus.
+ * RERANK_LIMIT in candidate order. Bounded work whatever the corpus.
  */
 export function proximityTargets(candidates: readonly RankCandidate[], phraseCount: number): number[] {
 	if (phraseCount < 2) return [];
-	const ids: number[] = [];
-	let budget = RERANK_TEXT_BUDGET;
-	for (const c of candidates.slice(0, RERANK_LIMIT)) {
-		if (budget <= 0) break;
-		ids.push(c.fragmentId);
-		budget -= Math.min(c.charCount, RERANK_FRAGMENT_CHARS);
-	}
-	return ids;
+	return candidates.slice(0, RERANK_LIMIT).map((c) => c.fragmentId);
 }
 
 function compareTies(a: RankCandidate, b: RankCandidate): number {

@@ -12,11 +12,12 @@ import type {
 	FragmentWindow,
 	NeighborEvent,
 } from "../contract.js";
+import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { previewText, windowText } from "../text/preview.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
-import { echo, invalidField } from "./errors.js";
+import { echo, invalidField, QueryError } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import {
@@ -175,6 +176,14 @@ export function sessionForkReceipts(
 	return receipts;
 }
 
+/** A window was asked of a long fragment whose session file no longer holds the line the index read. */
+function restUnavailable(fragmentId: string): QueryError {
+	return new QueryError(
+		"not_found",
+		`Fragment ${echo(fragmentId)} can no longer be read whole: the index keeps its first ${STORED_HEAD_CHARS} characters and its session file was changed or removed since. Read the event without "matchingFragmentId" for its preview.`,
+	);
+}
+
 /** Read one event; throws QueryError for invalid requests and the one not-found failure for missing/unauthorized. */
 export function readEvent(
 	db: QueryDb,
@@ -211,6 +220,7 @@ export function readEvent(
 		if (frag === undefined) {
 			throw invalidField("matchingFragmentId", `names no fragment of entry ${echo(entryId)}: it has no #${targetOrd}.`);
 		}
+		if (!frag.whole) throw restUnavailable(`${entryId}#${frag.ord}`);
 		const w = windowText(frag.text, req.offset ?? 0, budgets.windowChars);
 		window = {
 			fragmentId: `${entryId}#${frag.ord}`,

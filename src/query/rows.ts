@@ -17,6 +17,7 @@ import { computeCoverage } from "../store/source-counts.js";
 import { previewText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
+import { wholeText } from "./whole-text.js";
 
 /** Options every query service accepts. */
 export interface QueryOptions {
@@ -73,17 +74,19 @@ export interface FragmentLite {
 	id: number;
 	ord: number;
 	kind: SemanticKind;
+	/** The whole text, or only its stored head when the session file no longer holds the rest (`whole` false). */
 	text: string;
+	whole: boolean;
 	charCount: number;
 	toolName: string | null;
 	toolCallId: string | null;
 }
 
 /** A fragment row as read, before its text is decoded. */
-type StoredFragment = Omit<FragmentLite, "text"> & { text: StoredFragmentText };
+type StoredFragment = Omit<FragmentLite, "text" | "whole"> & { text: StoredFragmentText };
 
-function decoded(row: StoredFragment): FragmentLite {
-	return { ...row, text: decodeFragmentText(row.text) };
+function decoded(db: QueryDb, row: StoredFragment): FragmentLite {
+	return { ...row, ...wholeText(db, row) };
 }
 
 const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS text, f.char_count AS charCount,
@@ -173,7 +176,7 @@ export function fragmentsOf(db: QueryDb, sourceId: number, seq: number, limit: n
 		db,
 		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? ORDER BY f.ord LIMIT ?`,
 		[sourceId, seq, limit],
-	).map(decoded);
+	).map((row) => decoded(db, row));
 }
 
 /** Number of fragments of one event. */
@@ -191,7 +194,7 @@ export function fragmentByOrd(db: QueryDb, sourceId: number, seq: number, ord: n
 		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? AND f.ord = ?`,
 		[sourceId, seq, ord],
 	);
-	return row && decoded(row);
+	return row && decoded(db, row);
 }
 
 /** The current label of an entry (latest label event wins; an empty label clears). */

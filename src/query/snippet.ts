@@ -72,17 +72,34 @@ export function firstMatchPosition(text: string, needles: readonly string[]): nu
  * marking cut ends. Without a match the snippet is the head of the text.
  */
 export function makeSnippet(text: string, needles: readonly string[], maxChars: number): string {
+	return snippetFromStart(text, codePointLength(text), needles, maxChars) as string;
+}
+
+/**
+ * makeSnippet of a text of `total` code points of which only the start, `known`, is at hand; undefined when that
+ * snippet needs more of the text (no needle in `known`, or the excerpt reaches past it).
+ */
+export function snippetFromStart(
+	known: string,
+	total: number,
+	needles: readonly string[],
+	maxChars: number,
+): string | undefined {
 	const cap = Math.max(1, Math.floor(maxChars));
-	const total = codePointLength(text);
-	if (total <= cap) return collapse(text);
-	const at = Math.max(0, firstMatchPosition(text, needles));
+	const knownChars = total <= cap ? codePointLength(known) : -1;
+	if (total <= cap) return knownChars >= total ? collapse(known) : undefined;
+	const found = firstMatchPosition(known, needles);
 	const inner = cap - 2; // room for both ellipses
+	const at = Math.max(0, found);
 	let start = Math.max(0, at - Math.floor(inner / 2));
 	start = Math.min(start, total - inner);
 	const end = start + inner;
+	const slice = sliceCodePoints(known, start, end);
+	// The excerpt must lie inside `known`, and without a match there the earliest match may come later.
+	if (codePointLength(slice) < end - start || (found < 0 && codePointLength(known) < total)) return undefined;
 	const head = start > 0 ? "…" : "";
 	const tail = end < total ? "…" : "";
-	return collapse(head + sliceCodePoints(text, start, end) + tail);
+	return collapse(head + slice + tail);
 }
 
 function collapse(s: string): string {

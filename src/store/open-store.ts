@@ -5,6 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { initFingerprints } from "../ingest/fingerprint.js";
 import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode, storeErrorText } from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
 import {
@@ -77,6 +78,8 @@ const MAX_ATTEMPTS = 6;
 export async function openStore(options: OpenStoreOptions): Promise<OpenStoreResult> {
 	const dir = options.dir;
 	const logger = options.logger ?? createLogger(dir);
+	// Reads of long fragments check the line hash (event-line.ts): every connection's process needs the hasher.
+	await initFingerprints();
 	try {
 		if (options.readonly) return await openReadOnly(dir, logger, "opened read-only on request");
 		const unwritable = checkWritable(dir);

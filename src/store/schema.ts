@@ -115,8 +115,8 @@ export const events = sqliteTable(
 );
 
 /**
- * Semantic fragments. `id` is the rowid of `fragments_fts` (contentless FTS5 with contentless_delete),
- * whose single column holds `searchText(text)`; a trigger deletes the FTS row with the fragment.
+ * Semantic fragments. `id` is the rowid of `fragments_fts` (contentless FTS5 with contentless_delete), whose rank
+ * column holds `searchText` of the whole text; a trigger deletes the FTS row with the fragment.
  */
 export const fragments = sqliteTable(
 	"fragments",
@@ -127,6 +127,7 @@ export const fragments = sqliteTable(
 		/** Position within the event; the public fragment id is `${entryId}#${ord}`. */
 		ord: integer("ord").notNull(),
 		kind: text("kind").notNull(),
+		/** The first 2,000 code points (all when shorter), TEXT or brotli BLOB: only store/fragment-text.ts reads it. */
 		text: text("text").notNull(),
 		/** Length of text in Unicode code points. */
 		charCount: integer("char_count").notNull(),

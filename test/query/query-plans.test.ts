@@ -29,13 +29,14 @@ function recording(db: QueryDb): { db: QueryDb; sql: Set<string> } {
 	};
 }
 
-/** Plan steps that walk every row of one source (or a whole table) in events or fragments. */
+/** Plan steps that walk every row of one source (or a whole table) in events or fragments (a rowid seek does not). */
 function wholeSourceWalks(sql: string): string[] {
 	const params = (sql.match(/\?/g) ?? []).map(() => null);
 	const plan = h.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
 	return plan
 		.map((p) => p.detail)
 		.filter((d) => /^(SCAN|SEARCH) (e|f|events|fragments)\b/.test(d) && !/\(source_id=\? AND /.test(d))
+		.filter((d) => !/^SEARCH \w+ USING INTEGER PRIMARY KEY \(rowid=\?\)$/.test(d))
 		.filter((d) => !/USING INDEX events_(entry|parent)|USING INDEX fragments_event_ord/.test(d) || /SCAN/.test(d));
 }
 

@@ -1,10 +1,11 @@
 /**
- * Compressed fragment text (src/store/fragment-text.ts): what goes into `fragments.text` comes back unchanged
- * through a real SQLite file, short and incompressible texts stay TEXT, and reads, windows, snippets and prefixes
- * over compressed text give what the raw text gives, at code-point offsets across multi-byte characters.
+ * Stored fragment text (src/store/fragment-text.ts): what goes into `fragments.text` (the text, or the head of a long
+ * one) comes back unchanged through a real SQLite file, short and incompressible texts stay TEXT, and reads,
+ * windows, snippets and prefixes give what the whole text gives, at code-point offsets across multi-byte characters,
+ * the part past the stored head read from the session file.
  */
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
@@ -19,7 +20,9 @@ import {
 	decodeFragmentText,
 	encodeFragmentText,
 	MIN_COMPRESS_BYTES,
+	STORED_HEAD_CHARS,
 	type StoredFragmentText,
+	storedPart,
 } from "../../src/store/fragment-text.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { sliceCodePoints } from "../../src/text/code-points.js";
@@ -69,10 +72,12 @@ function roundTrip(text: string): { stored: StoredFragmentText; storageClass: st
 }
 
 describe("fragment text storage", () => {
-	it.each(Object.keys(TEXTS))("round-trips %s through a real SQLite file", (name) => {
+	it.each(Object.keys(TEXTS))("round-trips %s through a real SQLite file (its first STORED_HEAD_CHARS)", (name) => {
 		const text = TEXTS[name] as string;
 		const { stored } = roundTrip(text);
-		expect(decodeFragmentText(stored)).toBe(text);
+		const head = sliceCodePoints(text, 0, STORED_HEAD_CHARS);
+		expect(storedPart(text)).toBe(head);
+		expect(decodeFragmentText(stored)).toBe(head);
 	});
 
 	it("keeps short texts as TEXT and compresses long ones to less than half", () => {
@@ -83,7 +88,7 @@ describe("fragment text storage", () => {
 			const text = TEXTS[name] as string;
 			const { stored, storageClass } = roundTrip(text);
 			expect(storageClass, name).toBe("blob");
-			expect(stored.length, name).toBeLessThan(Buffer.byteLength(text) / 2);
+			expect(stored.length, name).toBeLessThan(Buffer.byteLength(storedPart(text)) / 2);
 		}
 	});
 
@@ -94,7 +99,7 @@ describe("fragment text storage", () => {
 			const length = Array.from(text).length;
 			for (const n of [0, 1, 7, 61, 1_000, 32_000, length - 1, length, length + 5]) {
 				if (n < 0) continue;
-				const sql = db.prepare("SELECT substr(?, 1, ?) AS s").get(text, n) as { s: string };
+				const sql = db.prepare("SELECT substr(?, 1, min(?, ?)) AS s").get(text, n, STORED_HEAD_CHARS) as { s: string };
 				expect(decodeFragmentPrefix(stored, n), `${name} ${n}`).toBe(sql.s);
 			}
 		}
@@ -137,7 +142,8 @@ describe("reads and search over compressed fragment text", () => {
 			n: number;
 		};
 		expect(row.c).toBe("blob");
-		expect(row.n).toBeLessThan(Buffer.byteLength(huge) / 10);
+		// Its head only: the rest is read from the session file.
+		expect(row.n).toBeLessThan(Buffer.byteLength(sliceCodePoints(huge, 0, STORED_HEAD_CHARS)));
 	});
 
 	it("windows at code-point offsets give exactly the raw text's code points", () => {
@@ -162,5 +168,67 @@ describe("reads and search over compressed fragment text", () => {
 		const found = searchEvents(db, { query: "zebraneedle" }, caller);
 		expect(found.hits.map((h) => h.entryId)).toEqual([resultId]);
 		expect(found.hits[0]?.snippet).toContain("zebraneedle");
+	});
+});
+
+describe("the rest of a long fragment comes from its session file", () => {
+	const session = tempDir("pei-fragment-rest-");
+	const cwd = "/home/dev/project";
+	const caller: CallerContext = { cwd, authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+	const long = (word: string) => `${MIXED.repeat(100)}${word} ${LOG_LINE.repeat(100)}`;
+
+	afterAll(() => session.cleanup());
+
+	/** A session whose tool output holds `word` past the stored head; returns the ids to read it by. */
+	async function indexed(name: string, word: string) {
+		const lines = lineFactory({ cwd, prefix: name });
+		const header = lines.header();
+		const userId = lines.nextId;
+		const body = [lines.user("show the big output"), lines.assistant("running it")];
+		const resultId = lines.nextId;
+		body.push(lines.toolResult("call-1", "bash", long(word)));
+		const file = join(session.dir, `${name}.jsonl`);
+		writeFileSync(file, header + body.join(""));
+		expect((await new SourceSyncer(db).sync(file)).status).toBe("indexed");
+		const sessionId = (JSON.parse(header) as { id: string }).id;
+		return { lines, file, sessionId, userId, resultId };
+	}
+
+	it("keeps a word past the head searchable when a branch retags the fragment (regression: retag from the head)", async () => {
+		const s = await indexed("retag", "quokkaword");
+		const before = db.prepare("SELECT branch_state AS b FROM events WHERE entry_id = ?").get(s.resultId) as {
+			b: string;
+		};
+		expect(before.b).toBe("selected");
+		// A /tree branch from the first user turn: the tool output is now on an alternate branch, its FTS row rewritten.
+		s.lines.branchFrom(s.userId);
+		writeFileSync(s.file, s.lines.assistant("another way"), { flag: "a" });
+		expect((await new SourceSyncer(db).sync(s.file)).status).toBe("indexed");
+		const after = db.prepare("SELECT branch_state AS b FROM events WHERE entry_id = ?").get(s.resultId) as {
+			b: string;
+		};
+		expect(after.b).toBe("alternate");
+		for (const branchStates of [undefined, ["alternate" as const]]) {
+			const found = searchEvents(db, { query: "quokkaword", ...(branchStates ? { branchStates } : {}) }, caller);
+			expect(found.hits.map((h) => h.entryId)).toEqual([s.resultId]);
+			expect(found.hits[0]?.snippet).toContain("quokkaword");
+		}
+	});
+
+	it("refuses a window of a fragment whose file changed since, and still answers previews and search from the head", async () => {
+		const s = await indexed("changed", "wombatword");
+		const target = { sessionId: s.sessionId, entryId: s.resultId, matchingFragmentId: `${s.resultId}#0` };
+		expect(readEvent(db, target, caller).window?.totalChars).toBe(Array.from(long("wombatword")).length);
+		// Same length, one byte different: the line hash no longer matches, so the bytes are not used.
+		const bytes = readFileSync(s.file);
+		const at = bytes.indexOf("wombatword");
+		bytes[at] = "W".charCodeAt(0);
+		writeFileSync(s.file, bytes);
+		expect(() => readEvent(db, target, caller)).toThrow(/can no longer be read whole: the index keeps its first 2000/);
+		const preview = readEvent(db, { sessionId: s.sessionId, entryId: s.resultId }, caller).fragments[0]?.text;
+		expect(preview?.text.startsWith(sliceCodePoints(long(""), 0, 200))).toBe(true);
+		const found = searchEvents(db, { query: "wombatword" }, caller);
+		expect(found.hits.map((h) => h.entryId)).toEqual([s.resultId]);
+		expect(found.hits[0]?.snippet.startsWith(sliceCodePoints(MIXED, 0, 10))).toBe(true);
 	});
 });

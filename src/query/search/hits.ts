@@ -3,7 +3,8 @@
 import type { EventSearchHit } from "../../contract.js";
 import { decodeFragmentText, type StoredFragmentText } from "../../store/fragment-text.js";
 import { get, type QueryDb } from "../db.js";
-import { makeSnippet } from "../snippet.js";
+import { makeSnippet, snippetFromStart } from "../snippet.js";
+import { type StoredText, wholeText } from "../whole-text.js";
 import type { EventGroup } from "./coalesce.js";
 import type { RelaxedGroup } from "./tiers.js";
 
@@ -16,7 +17,10 @@ export function toHit(
 ): EventSearchHit {
 	const { best, count, others } = group;
 	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
-	const text = stored === undefined ? "" : decodeFragmentText(stored.text);
+	const snippet =
+		stored === undefined
+			? ""
+			: snippetOf(db, { id: best.fragmentId, text: stored.text, charCount: best.charCount }, needles, snippetChars);
 	const hit: EventSearchHit = {
 		sessionId: best.sessionId,
 		cwd: best.cwd,
@@ -27,7 +31,7 @@ export function toHit(
 		timestamp: best.timestamp,
 		branchState: best.branchState,
 		selectionState: best.selectionState,
-		snippet: makeSnippet(text, needles, snippetChars),
+		snippet,
 		matchingFragmentCount: count,
 	};
 	if (best.sessionName) hit.sessionName = best.sessionName;
@@ -42,4 +46,10 @@ export function toHit(
 	}
 	if (group.forkCopies) hit.forkCopies = group.forkCopies;
 	return hit;
+}
+
+/** The snippet from the stored head when it holds it, otherwise from the whole text (read from the session file). */
+function snippetOf(db: QueryDb, stored: StoredText, needles: string[], snippetChars: number): string {
+	const fromHead = snippetFromStart(decodeFragmentText(stored.text), stored.charCount, needles, snippetChars);
+	return fromHead ?? makeSnippet(wholeText(db, stored).text, needles, snippetChars);
 }

@@ -11,7 +11,7 @@
  * recall@5 against 75.3 % for plain bm25-OR (82.9 % without the context). Phrases are required in every query.
  */
 
-import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
+import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";
@@ -80,13 +80,17 @@ const CONTEXT_GROUPS = 40;
 /** Share of a term's idf that its presence in the context (not in the event) adds. */
 const CONTEXT_WEIGHT = 0.8;
 
-/** Longest prefix of a fragment read to name its matched terms; a longer one is asked of the index. */
-const PRESENCE_SCAN_CHARS = 256_000;
+/**
+ * Longest prefix of a fragment read to name its matched terms: what the index stores of it (fragment-text.ts); a
+ * term that prefix lacks is asked of the index.
+ */
+const PRESENCE_SCAN_CHARS = STORED_HEAD_CHARS;
 
 /**
  * Which of `terms` the event's fragment contains: a term whose own candidate list held one of the event's
- * fragments is in; otherwise the first PRESENCE_SCAN_CHARS of the fragment's text are tokenised as the index does
- * (term-presence.ts).
+ * fragments is in; otherwise the stored head of the fragment's text is tokenised as the index does
+ * (term-presence.ts), and for a longer fragment a term the head lacks is asked of the index (a seek with an integer
+ * rowid: ranked-window.ts, INTEGER).
  */
 function presentTerms(
 	db: QueryDb,
@@ -98,27 +102,14 @@ function presentTerms(
 	if (unknown.length === 0) return [...terms];
 	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
 	const tokens = indexTokens(stored ? decodeFragmentPrefix(stored.text, PRESENCE_SCAN_CHARS) : "");
-	const found = new Set(unknown.filter((t) => containsAnyForm(tokens, t.forms)));
-	return terms.filter((t, i) => listed.has(i) || found.has(t));
-}
-
-/**
- * `matched` completed for a fragment longer than the scanned prefix: a term the prefix lacked is asked of the index
- * (a seek with an integer rowid: ranked-window.ts, INTEGER).
- */
-function presentBeyondPrefix(
-	db: QueryDb,
-	best: CandidateRow,
-	terms: readonly SearchTerm[],
-	matched: SearchTerm[],
-): SearchTerm[] {
-	if (best.charCount <= PRESENCE_SCAN_CHARS) return matched;
 	const inIndex = (t: SearchTerm) =>
+		best.charCount > PRESENCE_SCAN_CHARS &&
 		get(db, `SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ${INTEGER}`, [
 			t.match,
 			best.fragmentId,
 		]) !== undefined;
-	return terms.filter((t) => matched.includes(t) || inIndex(t));
+	const found = new Set(unknown.filter((t) => containsAnyForm(tokens, t.forms) || inIndex(t)));
+	return terms.filter((t, i) => listed.has(i) || found.has(t));
 }
 
 /** Share of the rarest term's idf that stating what the question asks for (a number, a name) adds to an event. */
@@ -273,8 +264,7 @@ export function relaxedTiers(
 		best.push({ group, matched: presentTerms(db, group.best, live, listedOf.get(key) ?? new Set()) });
 	}
 	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
-	for (const { group, matched: inPrefix } of adjusted.slice(0, need)) {
-		const matched = presentBeyondPrefix(db, group.best, live, inPrefix);
+	for (const { group, matched } of adjusted.slice(0, need)) {
 		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });
 	}
 	return result;
