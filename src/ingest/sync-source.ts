@@ -38,7 +38,10 @@ export interface SyncOptions {
 	 * unset: the connection's busy timeout. Another process holding the write lock longer makes the sync "busy".
 	 */
 	busyTimeoutMs?: number;
-	/** Total time (waited asynchronously, between attempts) a write lock held elsewhere is retried. */
+	/**
+	 * Time after the sync began past which a write lock held elsewhere is no longer retried (waited asynchronously,
+	 * between attempts): one budget for the whole sync, however many batches it takes.
+	 */
 	busyWaitMs?: number;
 	/**
 	 * The caller holds an open write transaction (a bulk group, group-commit.ts): batches run in it without a
@@ -130,10 +133,11 @@ export class SourceSyncer {
 	async sync(path: string, opts: SyncOptions = {}): Promise<SyncResult> {
 		const o = { ...this.options, ...opts };
 		const total = unchangedResult();
+		const deadline = Date.now() + (o.busyWaitMs ?? 0);
 		for (;;) {
 			let batch: BatchResult | "busy";
 			try {
-				batch = o.inTransaction ? this.batch(path, o) : await this.lockedBatch(path, o);
+				batch = o.inTransaction ? this.batch(path, o) : await this.lockedBatch(path, o, deadline);
 			} catch (err) {
 				// A damaged store is not this file's failure: the caller recovers the store (IndexManager, catch-up job).
 				// Nor is a full disk: recording it would need space, and every other file would fail the same way.
@@ -162,19 +166,20 @@ export class SourceSyncer {
 
 	/**
 	 * One batch in its own write transaction. With `busyTimeoutMs` each attempt blocks this thread at most that long
-	 * and a lock held elsewhere is retried every millisecond, without blocking, until `busyWaitMs`; then "busy".
+	 * and a lock held elsewhere is retried every millisecond, without blocking, until `deadline` (the sync's
+	 * `busyWaitMs`); then "busy". The last retry is made at the deadline, never after it.
 	 */
-	private async lockedBatch(path: string, o: SyncOptions): Promise<BatchResult | "busy"> {
+	private async lockedBatch(path: string, o: SyncOptions, deadline: number): Promise<BatchResult | "busy"> {
 		const run = () => this.db.transaction(() => this.batch(path, o));
 		if (o.busyTimeoutMs === undefined) return run();
-		const deadline = Date.now() + (o.busyWaitMs ?? 0);
 		for (;;) {
 			try {
 				return withBusyTimeout(this.db, o.busyTimeoutMs, run);
 			} catch (err) {
 				if (!isBusyError(err)) throw err;
-				if (Date.now() >= deadline) return "busy";
-				await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+				const left = deadline - Date.now();
+				if (left <= 0) return "busy";
+				await new Promise((r) => setTimeout(r, Math.min(BUSY_RETRY_MS, left)));
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOT_PATH_BUSY_WAIT_MS, IndexManager } from "../../src/ingest/index-manager.js";
+import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { searchEvents } from "../../src/query/index.js";
 import { readPointer } from "../../src/store/generations.js";
 import { CALLER_BEHIND, IndexRuntime } from "../../src/tools/index-runtime.js";
@@ -103,6 +104,41 @@ describe("a frozen writer", () => {
 		process.kill(holder.pid as number, "SIGKILL");
 		await holder.exited;
 		expect((await manager.syncFile(path)).status).toBe("indexed");
+	});
+
+	it("regression: the wait for a lock held elsewhere is one budget for the whole sync, not one per batch", async () => {
+		const sessions = join(root, "sessions");
+		mkdirSync(sessions);
+		const path = join(sessions, "s.jsonl");
+		const f = lineFactory();
+		writeFileSync(path, f.header() + f.user("first"));
+		manager = await IndexManager.open({
+			indexDir: join(root, "index"),
+			roots: [{ path: sessions, subfolders: false }],
+			useWorker: false,
+		});
+		expect((await manager.syncFile(path)).status).toBe("indexed");
+		appendFileSync(path, Array.from({ length: 40 }, (_, i) => f.user(`line ${i} ${"x".repeat(100)}`)).join(""));
+
+		const budgetMs = 1_000;
+		const started = Date.now();
+		let resumed = 0;
+		let holding = false;
+		// After the first batch another process takes the write lock, and the sync's whole budget runs out meanwhile.
+		const between = async () => {
+			if (holding) return;
+			holding = true;
+			const holder = children.watch(startScript(CURRENT_RUNTIME, HOLD, [manager?.store.path as string]), "hold-write");
+			await waitFor(() => holder.out.includes("holding"), 30_000);
+			await waitFor(() => Date.now() - started > budgetMs, 30_000);
+			resumed = Date.now();
+		};
+		const syncer = new SourceSyncer(manager.store.db);
+		const result = await syncer.sync(path, { batchBytes: 1024, between, busyTimeoutMs: 0, busyWaitMs: budgetMs });
+		expect(result.status).toBe("busy");
+		expect(result.entriesAdded).toBeGreaterThan(0);
+		// Old behaviour: each batch started a fresh budget, so this batch waited another second for the lock.
+		expect(Date.now() - resumed).toBeLessThan(budgetMs);
 	});
 
 	it("regression: a tool call during the freeze answers from the index as it is; coverage says this session is behind", async () => {
