@@ -4,7 +4,7 @@
  * replacement without re-reading unchanged bytes.
  */
 import { readSync } from "node:fs";
-import xxhash from "xxhash-wasm";
+import type xxhash from "xxhash-wasm";
 
 /** Bytes hashed at the head of a file and just before the checkpoint. */
 export const FINGERPRINT_BYTES = 4096;
@@ -12,9 +12,12 @@ export const FINGERPRINT_BYTES = 4096;
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 let hasher: Hasher | undefined;
 
-/** Loads the wasm hasher once per process (or worker). Must be awaited before any fingerprint call. */
+/**
+ * Loads the wasm hasher once per process (or worker). Must be awaited before any fingerprint call. Imported here,
+ * not at the top: a CLI command that opens no index (`--version`, `--help`) does not load it.
+ */
 export async function initFingerprints(): Promise<void> {
-	hasher ??= await xxhash();
+	hasher ??= await (await import("xxhash-wasm")).default();
 }
 
 function requireHasher(): Hasher {

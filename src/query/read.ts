@@ -20,6 +20,7 @@ import { all, type QueryDb } from "./db.js";
 import { echo, invalidField, QueryError } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
+import { firstPreview, fragmentByOrd, fragmentCount, fragmentsOf } from "./fragments.js";
 import {
 	childrenOf,
 	coverageOf,
@@ -27,10 +28,6 @@ import {
 	type EventLite,
 	eventById,
 	FORK_CANDIDATE_CAP,
-	firstPreview,
-	fragmentByOrd,
-	fragmentCount,
-	fragmentsOf,
 	type QueryOptions,
 	refOf,
 	type SourceLite,

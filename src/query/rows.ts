@@ -3,21 +3,11 @@
  * (source_id, entry_id / parent_id / link_id / seq) so cost never grows with session length.
  */
 import path from "node:path";
-import type {
-	BranchState,
-	Coverage,
-	EventMetadata,
-	EventRef,
-	SelectionState,
-	SemanticKind,
-	TraceNode,
-} from "../contract.js";
+import type { BranchState, Coverage, EventMetadata, EventRef, SelectionState } from "../contract.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
-import { previewText } from "../text/preview.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
-import { wholeText } from "./whole-text.js";
 
 /** Options every query service accepts. */
 export interface QueryOptions {
@@ -68,29 +58,6 @@ export const EVENT_COLUMNS = `e.source_id AS sourceId, e.seq AS seq, e.entry_id 
 	e.entry_type AS entryType, e.role AS role, e.tool_name AS toolName, e.tool_call_id AS toolCallId,
 	e.is_error AS isError, e.timestamp AS timestamp, e.link_id AS linkId, e.attributes AS attributes, e.files AS files,
 	e.branch_state AS branchState, e.selection_state AS selectionState`;
-
-/** The columns of `fragments` the services read. */
-export interface FragmentLite {
-	id: number;
-	ord: number;
-	kind: SemanticKind;
-	/** The whole text, or only its stored head when the session file no longer holds the rest (`whole` false). */
-	text: string;
-	whole: boolean;
-	charCount: number;
-	toolName: string | null;
-	toolCallId: string | null;
-}
-
-/** A fragment row as read, before its text is decoded. */
-type StoredFragment = Omit<FragmentLite, "text" | "whole"> & { text: StoredFragmentText };
-
-function decoded(db: QueryDb, row: StoredFragment): FragmentLite {
-	return { ...row, ...wholeText(db, row) };
-}
-
-const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS text, f.char_count AS charCount,
-	f.tool_name AS toolName, f.tool_call_id AS toolCallId`;
 
 /** Cap on candidates listed at one fork and on child sessions considered per source. */
 export const FORK_CANDIDATE_CAP = 20;
@@ -170,33 +137,6 @@ export function linkedTo(db: QueryDb, sourceId: number, entryId: string, limit: 
 	);
 }
 
-/** Fragments of one event in order, at most `limit`. */
-export function fragmentsOf(db: QueryDb, sourceId: number, seq: number, limit: number): FragmentLite[] {
-	return all<StoredFragment>(
-		db,
-		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? ORDER BY f.ord LIMIT ?`,
-		[sourceId, seq, limit],
-	).map((row) => decoded(db, row));
-}
-
-/** Number of fragments of one event. */
-export function fragmentCount(db: QueryDb, sourceId: number, seq: number): number {
-	return (
-		get<{ n: number }>(db, "SELECT count(*) AS n FROM fragments WHERE source_id = ? AND event_seq = ?", [sourceId, seq])
-			?.n ?? 0
-	);
-}
-
-/** One fragment of an event by ord. */
-export function fragmentByOrd(db: QueryDb, sourceId: number, seq: number, ord: number): FragmentLite | undefined {
-	const row = get<StoredFragment>(
-		db,
-		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? AND f.ord = ?`,
-		[sourceId, seq, ord],
-	);
-	return row && decoded(db, row);
-}
-
 /** The current label of an entry (latest label event wins; an empty label clears). */
 export function currentLabel(db: QueryDb, sourceId: number, entryId: string): string | undefined {
 	const row = get<{ seq: number; attributes: string; text: StoredFragmentText | null }>(
@@ -249,11 +189,13 @@ export function displayFile(file: string, cwd: string | null): string {
 	return file;
 }
 
-function asBranchState(v: string): BranchState {
+/** A stored branch state as the contract names it (unknown values: "unknown"). */
+export function asBranchState(v: string): BranchState {
 	return v === "selected" || v === "alternate" ? v : "unknown";
 }
 
-function asSelectionState(v: string): SelectionState {
+/** A stored selection state as the contract names it (unknown values: "unknown"). */
+export function asSelectionState(v: string): SelectionState {
 	return v === "direct" || v === "summarized" || v === "not-selected" || v === "not-applicable" ? v : "unknown";
 }
 
@@ -280,31 +222,6 @@ export function toMetadata(db: QueryDb, source: SourceLite, e: EventLite): Event
 	const attrs = parseAttributes(e.attributes);
 	if (Object.keys(attrs).length > 0) meta.attributes = attrs;
 	return meta;
-}
-
-/** A bounded trace node: metadata plus a short preview of the first fragment. */
-export function toTraceNode(db: QueryDb, source: SourceLite, e: EventLite, previewChars: number): TraceNode {
-	const node: TraceNode = {
-		sessionId: source.sessionId ?? "",
-		entryId: e.entryId,
-		entryType: e.entryType,
-		timestamp: e.timestamp,
-		branchState: asBranchState(e.branchState),
-		selectionState: asSelectionState(e.selectionState),
-		towardLeaf: e.branchState === "selected",
-	};
-	if (e.role) node.role = e.role;
-	if (e.toolName) node.toolName = e.toolName;
-	const preview = firstPreview(db, e, previewChars);
-	if (preview) node.preview = preview;
-	return node;
-}
-
-/** Preview of an event's first fragment, or undefined when it has none or the budget is 0. */
-export function firstPreview(db: QueryDb, e: EventLite, previewChars: number) {
-	if (previewChars <= 0) return undefined;
-	const first = fragmentsOf(db, e.sourceId, e.seq, 1)[0];
-	return first ? previewText(first.text, previewChars) : undefined;
 }
 
 /** An event reference of a source. */

@@ -10,6 +10,7 @@ import { all, get, type QueryDb } from "./db.js";
 import { invalidField } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
+import { toTraceNode } from "./fragments.js";
 import {
 	childrenOf,
 	coverageOf,
@@ -22,7 +23,6 @@ import {
 	parseFiles,
 	type QueryOptions,
 	type SourceLite,
-	toTraceNode,
 } from "./rows.js";
 
 /** Request of event_trace. */
