@@ -65,19 +65,26 @@ async function runtimeWithLockHolder(others: Record<string, string> = {}) {
 	return { agentDir, project, path, f, rt, holder };
 }
 
+/** An in-process IndexManager (no worker) over one session file holding `firstLine`, already indexed. */
+async function managerWithOneSession(firstLine: string) {
+	const sessions = join(root, "sessions");
+	mkdirSync(sessions);
+	const path = join(sessions, "s.jsonl");
+	const f = lineFactory();
+	writeFileSync(path, f.header() + f.user(firstLine));
+	manager = await IndexManager.open({
+		indexDir: join(root, "index"),
+		roots: [{ path: sessions, subfolders: false }],
+		useWorker: false,
+	});
+	expect((await manager.syncFile(path)).status).toBe("indexed");
+	return { path, f };
+}
+
 describe("a frozen writer", () => {
 	it("regression: the hot-path sync answers within its budget, blocks the thread briefly, records nothing", async () => {
-		const sessions = join(root, "sessions");
-		mkdirSync(sessions);
-		const path = join(sessions, "s.jsonl");
-		const f = lineFactory();
-		writeFileSync(path, f.header() + f.user("before the freeze"));
-		manager = await IndexManager.open({
-			indexDir: join(root, "index"),
-			roots: [{ path: sessions, subfolders: false }],
-			useWorker: false,
-		});
-		expect((await manager.syncFile(path)).status).toBe("indexed");
+		const { path, f } = await managerWithOneSession("before the freeze");
+		if (!manager) throw new Error("no manager");
 
 		const holder = children.watch(startScript(CURRENT_RUNTIME, HOLD, [manager.store.path]), "hold-write");
 		await waitFor(() => holder.out.includes("holding"), 30_000);
@@ -107,17 +114,8 @@ describe("a frozen writer", () => {
 	});
 
 	it("regression: the wait for a lock held elsewhere is one budget for the whole sync, not one per batch", async () => {
-		const sessions = join(root, "sessions");
-		mkdirSync(sessions);
-		const path = join(sessions, "s.jsonl");
-		const f = lineFactory();
-		writeFileSync(path, f.header() + f.user("first"));
-		manager = await IndexManager.open({
-			indexDir: join(root, "index"),
-			roots: [{ path: sessions, subfolders: false }],
-			useWorker: false,
-		});
-		expect((await manager.syncFile(path)).status).toBe("indexed");
+		const { path, f } = await managerWithOneSession("first");
+		if (!manager) throw new Error("no manager");
 		appendFileSync(path, Array.from({ length: 40 }, (_, i) => f.user(`line ${i} ${"x".repeat(100)}`)).join(""));
 
 		const budgetMs = 1_000;
