@@ -4,7 +4,7 @@
  * replacement without re-reading unchanged bytes.
  */
 import { readSync } from "node:fs";
-import type xxhash from "xxhash-wasm";
+import xxhash from "xxhash-wasm";
 
 /** Bytes hashed at the head of a file and just before the checkpoint. */
 export const FINGERPRINT_BYTES = 4096;
@@ -13,11 +13,11 @@ type Hasher = Awaited<ReturnType<typeof xxhash>>;
 let hasher: Hasher | undefined;
 
 /**
- * Loads the wasm hasher once per process (or worker). Must be awaited before any fingerprint call. Imported here,
- * not at the top: a CLI command that opens no index (`--version`, `--help`) does not load it.
+ * Loads the wasm hasher once per process (or worker). Must be awaited before any fingerprint call. The package is
+ * imported statically: a dynamic import of it is not bundled into a compiled Pi binary (Bun `--compile`).
  */
 export async function initFingerprints(): Promise<void> {
-	hasher ??= await (await import("xxhash-wasm")).default();
+	hasher ??= await xxhash();
 }
 
 function requireHasher(): Hasher {
