@@ -17,7 +17,7 @@ import type { QueryDb } from "./query/db.js";
 import { isStoreDamage } from "./store/db.js";
 import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
 import { STORE_LOCK } from "./store/generations.js";
-import { type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
+import { heldByLiveProcess, type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
 import { openStore, type Store } from "./store/open-store.js";
 import { computeCoverage } from "./store/source-counts.js";
 
@@ -126,8 +126,8 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 		async coverage(locks) {
 			const l = locks ?? (await indexLocks(indexDir));
 			return computeCoverage(store.db, {
-				rebuilding: l[REBUILD_LOCK]?.locked === true,
-				catchingUp: l[CATCH_UP_LOCK]?.locked === true,
+				rebuilding: heldByLiveProcess(l[REBUILD_LOCK]),
+				catchingUp: heldByLiveProcess(l[CATCH_UP_LOCK]),
 			});
 		},
 		counts: () => countRows(store),

@@ -6,7 +6,7 @@
 import { Worker } from "node:worker_threads";
 import type { Coverage } from "../contract.js";
 import { isStoreDamage } from "../store/db.js";
-import { lockHolderInfo } from "../store/lock.js";
+import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
@@ -334,8 +334,9 @@ export class IndexManager {
 	/** Coverage of the index as every process sees it (counts from the store, lock states from the index dir). */
 	async coverage(): Promise<Coverage> {
 		const db = (await this.refresh()).db;
-		const rebuilding = (await lockHolderInfo(this.options.indexDir, REBUILD_LOCK)).locked;
-		const catchingUp = this.catchUpRunning || (await lockHolderInfo(this.options.indexDir, CATCH_UP_LOCK)).locked;
+		const rebuilding = heldByLiveProcess(await lockHolderInfo(this.options.indexDir, REBUILD_LOCK));
+		const catchingUp =
+			this.catchUpRunning || heldByLiveProcess(await lockHolderInfo(this.options.indexDir, CATCH_UP_LOCK));
 		const readOnlyReason = this.current.readOnly ? (this.current.readOnlyReason ?? "not writable") : undefined;
 		return computeCoverage(db, { rebuilding, catchingUp, readOnlyReason });
 	}

@@ -62,6 +62,14 @@ export interface LockHolderInfo {
 	holder?: { pid: number; hostname: string; acquiredAt: string };
 }
 
+/**
+ * True when a live process holds the lock: it exists and its holder refreshed it within the stale period. A holder
+ * that was killed leaves the lock behind; coverage must not say "rebuild running" for it.
+ */
+export function heldByLiveProcess(info: LockHolderInfo | undefined): boolean {
+	return info?.locked === true && info.stale !== true;
+}
+
 function targetPath(dir: string, name: string): string {
 	return join(dir, `${name}.lock-target`);
 }

@@ -1,7 +1,9 @@
-import { rmSync } from "node:fs";
+import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { lockHolderInfo, tryLock, withExclusiveLock } from "../../src/store/lock.js";
+import { IndexManager } from "../../src/ingest/index-manager.js";
+import { REBUILD_LOCK } from "../../src/ingest/rebuild.js";
+import { DEFAULT_STALE_MS, lockHolderInfo, tryLock, withExclusiveLock } from "../../src/store/lock.js";
 import { startChild, waitForOutput } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
 
@@ -60,6 +62,25 @@ describe("locks", () => {
 		const result = await withExclusiveLock(dir, "catchup", () => "mine", { stale: 2000, wait: true });
 		expect(result).toMatchObject({ ok: true, value: "mine" });
 		expect(Date.now() - started).toBeLessThan(8000);
+	}, 20_000);
+
+	it("regression: coverage stops saying a rebuild is running once a killed rebuild's lock has gone stale", async () => {
+		const dir = newDir();
+		const manager = await IndexManager.open({ indexDir: dir, roots: [], useWorker: false });
+		cleanups.push(() => void manager.close());
+		const child = startChild(["lock", dir, REBUILD_LOCK, String(DEFAULT_STALE_MS)]);
+		await waitForOutput(child, "locked");
+		expect((await manager.coverage()).rebuilding).toBe(true);
+		child.kill("SIGKILL");
+		await new Promise((r) => child.once("exit", r));
+		// The lock the dead holder left, as it is once the stale period has passed without a refresh.
+		const lockDir = join(dir, `${REBUILD_LOCK}.lock-target.lock`);
+		const past = new Date(Date.now() - DEFAULT_STALE_MS - 1_000);
+		utimesSync(lockDir, past, past);
+		expect(await lockHolderInfo(dir, REBUILD_LOCK)).toMatchObject({ locked: true, stale: true });
+		const coverage = await manager.coverage();
+		expect(coverage.rebuilding).toBe(false);
+		expect(coverage.note ?? "").not.toContain("rebuild running");
 	}, 20_000);
 
 	it("a compromised lock marks the handle and never kills the process", async () => {
