@@ -58,6 +58,29 @@ export function oneLine(text: string, max = 100): string {
 	return cps.length > max ? `${cps.slice(0, max - 1).join("")}…` : flat;
 }
 
+/**
+ * A search snippet on one line of at most `max` code points that still shows the first of `words` it holds: the
+ * library centres a snippet on the match, but near a fragment's end the match sits past the first `max` of it.
+ */
+export function snippetLine(snippet: string, words: readonly string[], max = 200): string {
+	const flat = oneLine(snippet, Number.POSITIVE_INFINITY);
+	const cps = Array.from(flat);
+	if (cps.length <= max) return flat;
+	const lower = flat.toLowerCase();
+	const found = words
+		.map((w) => w.replace(/^"|"$/g, "").toLowerCase())
+		.filter((w) => w !== "")
+		.map((w) => lower.indexOf(w))
+		.filter((i) => i >= 0);
+	const at = found.length > 0 ? Array.from(flat.slice(0, Math.min(...found))).length : 0;
+	const inner = max - 2; // room for both ellipses
+	if (at + 20 < max - 1) return oneLine(flat, max);
+	const start = Math.max(1, Math.min(at - Math.floor(inner / 2), cps.length - (max - 1)));
+	// Reaching the end needs no closing ellipsis: one more character fits.
+	const end = start + max - 1 >= cps.length ? cps.length : start + inner;
+	return `…${cps.slice(start, end).join("")}${end < cps.length ? "…" : ""}`;
+}
+
 function previewSuffix(p: TextPreview): string {
 	return p.truncated
 		? ` (${p.shownRanges.reduce((n, r) => n + r.end - r.start, 0)} of ${p.totalChars} chars shown)`
@@ -120,7 +143,8 @@ function hitLines(h: EventSearchHit, i: number, query: string, extras: SearchExt
 	const more = h.matchingFragmentCount > 1 ? ` (+${h.matchingFragmentCount - 1} more matching)` : "";
 	const name = h.sessionName ? `  "${h.sessionName}"` : "";
 	out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
-	out.push(`   ${highlightTerms(oneLine(h.snippet, 200), h.matchedTerms ?? queryWords(query), st)}`);
+	const terms = h.matchedTerms ?? queryWords(query);
+	out.push(`   ${highlightTerms(snippetLine(h.snippet, terms), terms, st)}`);
 	if (h.missingTerms) out.push(`   missing: ${h.missingTerms.join(", ")}`);
 	if (h.forkCopies) out.push(`   also in forks: ${h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", ")}`);
 	out.push(st.dim(`   open in Pi: ${openInPi(h.sessionId, h.cwd)}`));

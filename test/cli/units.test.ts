@@ -1,7 +1,7 @@
 /** Pure parts of the CLI: the command-line parser and the progress renderers. */
 import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/args.js";
-import { formatBytes, formatDuration } from "../../src/cli/format.js";
+import { formatBytes, formatDuration, oneLine, snippetLine } from "../../src/cli/format.js";
 import { createProgress, renderBar, renderLine } from "../../src/cli/progress.js";
 import type { CatchUpProgress } from "../../src/ingest/catch-up.js";
 
@@ -107,5 +107,25 @@ describe("progress", () => {
 			"3m05s",
 			"2h04m",
 		]);
+	});
+});
+
+describe("snippetLine", () => {
+	const filler = "filler words about the build ".repeat(8);
+	it("regression: keeps a match near the end of a long snippet visible (the line was cut from its start)", () => {
+		const snippet = `… ${filler}okapimarker3 at the end`;
+		expect(Array.from(snippet).length).toBeGreaterThan(200);
+		const line = snippetLine(snippet, ["okapimarker3"]);
+		expect(line).toContain("okapimarker3 at the end");
+		expect(Array.from(line).length).toBeLessThanOrEqual(200);
+		expect(line.startsWith("…")).toBe(true);
+	});
+
+	it("cuts a long snippet whose match is early from its start, and leaves a short one whole", () => {
+		const early = `needle ${filler}`;
+		expect(snippetLine(early, ["needle"])).toBe(oneLine(early, 200));
+		expect(snippetLine("a short needle", ["needle"])).toBe("a short needle");
+		const quoted = `${filler}the "no such file" error`;
+		expect(snippetLine(quoted, ['"no such file"'])).toContain("no such file");
 	});
 });
