@@ -58,6 +58,9 @@ export function oneLine(text: string, max = 100): string {
 	return cps.length > max ? `${cps.slice(0, max - 1).join("")}…` : flat;
 }
 
+/** Characters a matched term is given before the cut of a snippet line. */
+const SNIPPET_WORD_ROOM = 20;
+
 /**
  * A search snippet on one line of at most `max` code points that still shows the first of `words` it holds: the
  * library centres a snippet on the match, but near a fragment's end the match sits past the first `max` of it.
@@ -74,7 +77,8 @@ export function snippetLine(snippet: string, words: readonly string[], max = 200
 		.filter((i) => i >= 0);
 	const at = found.length > 0 ? Array.from(flat.slice(0, Math.min(...found))).length : 0;
 	const inner = max - 2; // room for both ellipses
-	if (at + 20 < max - 1) return oneLine(flat, max);
+	// A match starting this far before the cut keeps its word (and some after it) on the line cut from the start.
+	if (at + SNIPPET_WORD_ROOM < max - 1) return oneLine(flat, max);
 	const start = Math.max(1, Math.min(at - Math.floor(inner / 2), cps.length - (max - 1)));
 	// Reaching the end needs no closing ellipsis: one more character fits.
 	const end = start + max - 1 >= cps.length ? cps.length : start + inner;

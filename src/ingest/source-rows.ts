@@ -7,14 +7,8 @@ import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { RANK_COLUMNS, rankColumnIndex, TAGS_COLUMN } from "../query/rank.js";
 import type { SqliteDb } from "../store/db.js";
-import { type EventLine, readFragmentTexts } from "../store/event-line.js";
-import {
-	decodeFragmentText,
-	encodeFragmentText,
-	isWholeText,
-	type StoredFragmentText,
-} from "../store/fragment-text.js";
-import { codePointLength } from "../text/code-points.js";
+import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
+import { decodeFragmentText, encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { fragmentTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 
@@ -219,18 +213,17 @@ export class SourceRows {
 	 * corpus over time.
 	 */
 	private retag(sourceId: number, seq: number, states: TreeStates): void {
+		// The index keeps only the head of a long fragment: its FTS row is rewritten from the whole text, read from
+		// the file (once per event: its fragments share the line).
 		let lineTexts: string[] | undefined;
 		for (const f of this.eventFragments.all(sourceId, seq) as FragmentForTags[]) {
-			let text = decodeFragmentText(f.text);
-			if (!isWholeText(text, f.charCount)) {
-				// The index keeps only the head: the FTS row is rewritten from the whole text, read from the file.
+			const { text, whole } = wholeFragmentText(decodeFragmentText(f.text), f.charCount, () => {
 				lineTexts ??= readFragmentTexts(f) ?? [];
-				const whole = lineTexts[f.ord];
-				// Unreadable as indexed (the file changed since): keep the row as it is, stale tags and all, rather than
-				// lose its words past the head; a rewritten file is indexed again from scratch anyway.
-				if (whole === undefined || codePointLength(whole) !== f.charCount) continue;
-				text = whole;
-			}
+				return lineTexts[f.ord];
+			});
+			// Unreadable as indexed (the file changed since): keep the row as it is, stale tags and all, rather than lose
+			// its words past the head; a rewritten file is indexed again from scratch anyway.
+			if (!whole) continue;
 			this.deleteFts.run(f.id);
 			const facts: TagFacts = {
 				sourceId,

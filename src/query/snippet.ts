@@ -86,8 +86,7 @@ export function snippetFromStart(
 	maxChars: number,
 ): string | undefined {
 	const cap = Math.max(1, Math.floor(maxChars));
-	const knownChars = total <= cap ? codePointLength(known) : -1;
-	if (total <= cap) return knownChars >= total ? collapse(known) : undefined;
+	if (total <= cap) return codePointLength(known) >= total ? collapse(known) : undefined;
 	const found = firstMatchPosition(known, needles);
 	const inner = cap - 2; // room for both ellipses
 	const at = Math.max(0, found);

@@ -1,18 +1,11 @@
 /**
- * A fragment's whole text. The index keeps the first STORED_HEAD_CHARS code points of each fragment
- * (store/fragment-text.ts); the rest of a longer one is read again from its session file, and used only when the
- * line's hash and the fragment's length and head are what was indexed.
+ * A fragment's whole text in the query services. The index keeps the first STORED_HEAD_CHARS code points of each
+ * fragment (store/fragment-text.ts); the rest of a longer one is read again from its session file
+ * (store/event-line.ts, `wholeFragmentText`).
  */
-import { readFragmentTexts } from "../store/event-line.js";
-import { decodeFragmentText, isWholeText, type StoredFragmentText } from "../store/fragment-text.js";
-import { codePointLength } from "../text/code-points.js";
+import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
+import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { get, type QueryDb } from "./db.js";
-
-/** A fragment's text as far as it can be had: `whole` false means only the stored head could be read. */
-export interface FragmentText {
-	text: string;
-	whole: boolean;
-}
 
 /** What a stored fragment row carries about its text. */
 export interface StoredText {
@@ -28,21 +21,13 @@ const LINE_SQL = `SELECT s.path AS path, e.byte_start AS byteStart, e.byte_end A
 	JOIN sources s ON s.id = f.source_id
 	WHERE f.id = ?`;
 
-/** The whole text of a stored fragment, read from its session file when the index holds only its head. */
-export function wholeText(db: QueryDb, row: StoredText): FragmentText {
-	const head = decodeFragmentText(row.text);
-	if (isWholeText(head, row.charCount)) return { text: head, whole: true };
-	const line = get<{
-		path: string;
-		byteStart: number;
-		byteEnd: number;
-		lineHash: Uint8Array | null;
-		entryType: string;
-		ord: number;
-	}>(db, LINE_SQL, [row.id]);
-	const text = line === undefined ? undefined : readFragmentTexts(line)?.[line.ord];
-	if (text?.startsWith(head) && codePointLength(text) === row.charCount) {
-		return { text, whole: true };
-	}
-	return { text: head, whole: false };
+/**
+ * The whole text of a stored fragment, read from its session file when the index holds only its head (`head`: the
+ * stored value already decoded, when the caller has it).
+ */
+export function wholeText(db: QueryDb, row: StoredText, head = decodeFragmentText(row.text)): FragmentText {
+	return wholeFragmentText(head, row.charCount, () => {
+		const line = get<EventLine & { ord: number }>(db, LINE_SQL, [row.id]);
+		return line === undefined ? undefined : readFragmentTexts(line)?.[line.ord];
+	});
 }

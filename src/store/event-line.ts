@@ -7,6 +7,8 @@
 import { closeSync, openSync } from "node:fs";
 import { lineHash, readRange } from "../ingest/fingerprint.js";
 import { projectEntry } from "../project/project-entry.js";
+import { codePointLength } from "../text/code-points.js";
+import { isWholeText } from "./fragment-text.js";
 
 /** Where an indexed event's line lies, as the index recorded it. */
 export interface EventLine {
@@ -77,4 +79,22 @@ export function readFragmentTexts(line: EventLine): string[] | undefined {
 	const texts: string[] = [];
 	for (const f of event.fragments) texts[f.ord] = f.text;
 	return texts;
+}
+
+/** A fragment's text as far as it can be had: `whole` false means only the stored head could be read. */
+export interface FragmentText {
+	text: string;
+	whole: boolean;
+}
+
+/**
+ * The whole text of a fragment whose decoded stored value is `head`: the head itself when it is whole, otherwise what
+ * `readWhole()` gives (asked only then: the fragment's text in readFragmentTexts of its event's line), used only when
+ * it is the fragment that was indexed (the stored length, starting with the stored head).
+ */
+export function wholeFragmentText(head: string, charCount: number, readWhole: () => string | undefined): FragmentText {
+	if (isWholeText(head, charCount)) return { text: head, whole: true };
+	const text = readWhole();
+	if (text?.startsWith(head) && codePointLength(text) === charCount) return { text, whole: true };
+	return { text: head, whole: false };
 }

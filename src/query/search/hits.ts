@@ -50,6 +50,7 @@ export function toHit(
 
 /** The snippet from the stored head when it holds it, otherwise from the whole text (read from the session file). */
 function snippetOf(db: QueryDb, stored: StoredText, needles: string[], snippetChars: number): string {
-	const fromHead = snippetFromStart(decodeFragmentText(stored.text), stored.charCount, needles, snippetChars);
-	return fromHead ?? makeSnippet(wholeText(db, stored).text, needles, snippetChars);
+	const head = decodeFragmentText(stored.text);
+	const fromHead = snippetFromStart(head, stored.charCount, needles, snippetChars);
+	return fromHead ?? makeSnippet(wholeText(db, stored, head).text, needles, snippetChars);
 }
