@@ -115,7 +115,8 @@ function projectMessage(b: EventBuilder, message: unknown): void {
 			if (toolName !== undefined) event.toolName = toolName;
 			if (toolCallId !== undefined) event.toolCallId = toolCallId;
 			event.isError = message.isError === true;
-			b.fragment("tool_result", contentText(message.content), toolName, toolCallId);
+			// The result's tool and call id are its event's: stored once, on the event row (read back by fragments.ts).
+			b.fragment("tool_result", contentText(message.content));
 			break;
 		}
 		case "bashExecution": {

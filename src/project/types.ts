@@ -9,6 +9,7 @@ export interface ProjectedFragment {
 	text: string;
 	/** Length of `text` in Unicode code points. */
 	charCount: number;
+	/** tool_call: the call's tool and id. A tool_result's are its event's (ProjectedEvent). */
 	toolName?: string;
 	toolCallId?: string;
 }

@@ -30,14 +30,19 @@ function decoded(db: QueryDb, row: StoredFragment): FragmentLite {
 	return { ...row, ...wholeText(db, row) };
 }
 
+/** A tool result's tool and call id are stored once, on its event (project-entry.ts); a tool call's on itself. */
+const ownOrResult = (column: string) => `coalesce(f.${column}, CASE WHEN f.kind = 'tool_result' THEN e.${column} END)`;
+
 const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS text, f.char_count AS charCount,
-	f.tool_name AS toolName, f.tool_call_id AS toolCallId`;
+	${ownOrResult("tool_name")} AS toolName, ${ownOrResult("tool_call_id")} AS toolCallId`;
+
+const FRAGMENTS_WITH_EVENT = "fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq";
 
 /** Fragments of one event in order, at most `limit`. */
 export function fragmentsOf(db: QueryDb, sourceId: number, seq: number, limit: number): FragmentLite[] {
 	return all<StoredFragment>(
 		db,
-		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? ORDER BY f.ord LIMIT ?`,
+		`SELECT ${FRAGMENT_COLUMNS} FROM ${FRAGMENTS_WITH_EVENT} WHERE f.source_id = ? AND f.event_seq = ? ORDER BY f.ord LIMIT ?`,
 		[sourceId, seq, limit],
 	).map((row) => decoded(db, row));
 }
@@ -54,7 +59,7 @@ export function fragmentCount(db: QueryDb, sourceId: number, seq: number): numbe
 export function fragmentByOrd(db: QueryDb, sourceId: number, seq: number, ord: number): FragmentLite | undefined {
 	const row = get<StoredFragment>(
 		db,
-		`SELECT ${FRAGMENT_COLUMNS} FROM fragments f WHERE f.source_id = ? AND f.event_seq = ? AND f.ord = ?`,
+		`SELECT ${FRAGMENT_COLUMNS} FROM ${FRAGMENTS_WITH_EVENT} WHERE f.source_id = ? AND f.event_seq = ? AND f.ord = ?`,
 		[sourceId, seq, ord],
 	);
 	return row && decoded(db, row);

@@ -85,8 +85,8 @@ const CLASS_WEIGHTS = [...new Set([...Object.values(KIND_WEIGHTS), UNKNOWN_KIND_
 const STEP_FACTORS = [...LENGTH_STEPS.map((s) => s.factor), LONGEST_FACTOR];
 
 /**
- * The text columns of fragments_fts, derived from the weight tables above (migration 0004 spells them out; a
- * test checks they agree). The first, `body`, holds short conversational text, the bulk of what people search.
+ * The text columns of fragments_fts, derived from the weight tables above. The first, `body`, holds short
+ * conversational text, the bulk of what people search.
  */
 export const RANK_COLUMNS: readonly RankColumn[] = CLASS_WEIGHTS.flatMap((w, i) =>
 	STEP_FACTORS.map((f, j) => ({ name: i === 0 && j === 0 ? "body" : `b${i}x${j}`, weight: w * f })),
@@ -94,6 +94,13 @@ export const RANK_COLUMNS: readonly RankColumn[] = CLASS_WEIGHTS.flatMap((w, i) 
 
 /** The filter-token column of fragments_fts (src/text/fragment-tags.ts); its bm25 weight is 0. */
 export const TAGS_COLUMN = "tags";
+
+/**
+ * All columns of fragments_fts in table order (migration 0006 spells them out; a test checks they agree): the tags
+ * first, because FTS5 writes no column number for column 0's postings and every fragment has a dozen tags, then
+ * RANK_COLUMNS.
+ */
+export const FTS_COLUMNS: readonly RankColumn[] = [{ name: TAGS_COLUMN, weight: 0 }, ...RANK_COLUMNS];
 
 /** Index into RANK_COLUMNS of the column a fragment of this kind and length is stored in. */
 export function rankColumnIndex(kind: string, charCount: number): number {
@@ -103,11 +110,11 @@ export function rankColumnIndex(kind: string, charCount: number): number {
 
 /**
  * FTS5's rank function for `fragments_fts`: bm25 with every text column weighted by its RankColumn weight and the
- * tags column by 0. Passed as `AND rank MATCH ?` and read as the `rank` column: FTS5 then parses the 37 weights once
+ * tags column by 0, in FTS_COLUMNS order. Passed as `AND rank MATCH ?` and read as the `rank` column: FTS5 then parses the 37 weights once
  * per statement, where `bm25(fragments_fts, w1, …)` in the select list has SQLite pass them on every row (≈ 1 µs a
  * row, a quarter of bm25's cost per row on 1 GB). The score is the same double either way.
  */
-export const WEIGHTED_BM25_RANK = `bm25(${RANK_COLUMNS.map((c) => sqlNumber(c.weight)).join(", ")}, 0.0)`;
+export const WEIGHTED_BM25_RANK = `bm25(${FTS_COLUMNS.map((c) => sqlNumber(c.weight)).join(", ")})`;
 
 /**
  * Column filter restricting an FTS5 expression to the text columns (never the tags). Costly (FTS5 then decodes

@@ -62,10 +62,10 @@ describe("verify and reindex --full", () => {
 		const db = new Database(status.generationFile);
 		const victim = db
 			.prepare(
-				"SELECT e.rowid AS rowid, e.entry_id AS entryId, s.path AS path FROM events e JOIN sources s ON s.id = e.source_id WHERE e.entry_id = '84051c10' LIMIT 1",
+				"SELECT e.source_id AS sourceId, e.seq AS seq, e.entry_id AS entryId, s.path AS path FROM events e JOIN sources s ON s.id = e.source_id WHERE e.entry_id = '84051c10' LIMIT 1",
 			)
-			.get() as { rowid: number; entryId: string; path: string };
-		db.prepare("DELETE FROM events WHERE rowid = ?").run(victim.rowid);
+			.get() as { sourceId: number; seq: number; entryId: string; path: string };
+		db.prepare("DELETE FROM events WHERE source_id = ? AND seq = ?").run(victim.sourceId, victim.seq);
 		db.close();
 		const appended = files.find((f) => f.endsWith("cli-print-tool-call.jsonl")) as string;
 		appendFileSync(

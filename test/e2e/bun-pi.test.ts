@@ -82,7 +82,8 @@ async function snapshot() {
 			sources: db
 				.prepare("SELECT id, path, dev, ino, size, mtime_ms, offset, line_count FROM sources ORDER BY id")
 				.all(),
-			events: db.prepare("SELECT rowid, source_id, seq, entry_id FROM events ORDER BY rowid").all(),
+			// Fragment ids are rowids: a re-indexed event's fragments come back with new ones.
+			fragments: db.prepare("SELECT id, source_id, event_seq, ord FROM fragments ORDER BY id").all(),
 		};
 	} finally {
 		opened.store.close();
@@ -146,7 +147,7 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("the extension in Pi's CLI under Bun
 		// Every row of every earlier file is still the very same row (a re-index would delete and re-insert).
 		expect((after.sources as Array<{ path: string }>).filter((s) => known.has(s.path))).toEqual(before.sources);
 		const oldIds = new Set((before.sources as Array<{ id: number }>).map((s) => s.id));
-		expect(after.events.filter((e) => oldIds.has((e as { source_id: number }).source_id))).toEqual(before.events);
+		expect(after.fragments.filter((f) => oldIds.has((f as { source_id: number }).source_id))).toEqual(before.fragments);
 		expect(after.sources.length).toBe(before.sources.length + 3);
 		expect(generationsCreated()).toBe(1);
 	});

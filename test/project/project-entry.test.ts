@@ -220,7 +220,7 @@ describe("projectEntry over every fixture", () => {
 			toolName: "event_search",
 			toolCallId: "call_A",
 			isError: false,
-			fragments: [{ kind: "tool_result", text: "hits for foo", toolName: "event_search", toolCallId: "call_A" }],
+			fragments: [{ kind: "tool_result", text: "hits for foo" }],
 		});
 		expect(by("5e8c7032")).toMatchObject({
 			sessionName: "My indexed session",
@@ -356,7 +356,7 @@ describe("projectEntry, entry by entry", () => {
 		expect(renderArguments("raw string args")).toBe("raw string args");
 	});
 
-	it("tool results: text joined, images skipped, isError and ids carried", () => {
+	it("tool results: text joined, images skipped, isError and ids carried by the event alone", () => {
 		const e = msg({
 			role: "toolResult",
 			toolCallId: "c9",
@@ -370,9 +370,7 @@ describe("projectEntry, entry by entry", () => {
 			isError: true,
 		});
 		expect(e).toMatchObject({ toolName: "bash", toolCallId: "c9", isError: true, role: "toolResult" });
-		expect(e.fragments).toEqual([
-			{ ord: 0, kind: "tool_result", text: "out1\nout2", charCount: 9, toolName: "bash", toolCallId: "c9" },
-		]);
+		expect(e.fragments).toEqual([{ ord: 0, kind: "tool_result", text: "out1\nout2", charCount: 9 }]);
 		expect(JSON.stringify(e)).not.toContain("not indexed");
 	});
 

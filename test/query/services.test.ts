@@ -324,6 +324,8 @@ describe("readEvent", () => {
 		expect(preview.text.endsWith(big.text.slice(-998))).toBe(true);
 		expect(preview.text).not.toContain(MIDDLE_MARKER);
 		expect(r.event).toMatchObject({ role: "toolResult", toolName: "bash", onLeafPath: true });
+		// Format 3 stores a tool result's tool on its event only; the fragment still shows it.
+		expect(r.fragments[0].toolName).toBe("bash");
 
 		const offset = big.markerOffset - 100;
 		const w = read({ sessionId: main.id, entryId: main.entries.bigResult, matchingFragmentId: fragmentId, offset });

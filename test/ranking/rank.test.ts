@@ -1,12 +1,13 @@
 /**
  * The ranking's pure parts: kind weights, length factor, proximity, the final order, and the weighted bm25 of the
- * rank columns (evaluated by real SQLite on the table migration 0004 creates).
+ * rank columns (evaluated by real SQLite on the table the migrations create).
  */
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SEMANTIC_KINDS } from "../../src/contract.js";
 import {
+	FTS_COLUMNS,
 	kindWeight,
 	lengthFactor,
 	proximityBonus,
@@ -21,6 +22,7 @@ import {
 } from "../../src/query/rank.js";
 import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
 import { STORED_HEAD_CHARS } from "../../src/store/fragment-text.js";
+import { knownMigrations } from "../../src/store/migrations.js";
 
 const phrases = (q: string) => q.split(" ").map((t) => [t]);
 
@@ -58,21 +60,23 @@ describe("weights and length", () => {
 		expect(lengthFactor(10_000_000)).toBeLessThan(lengthFactor(600_000));
 	});
 
-	it("stores each fragment in the column weighted kindWeight × lengthFactor, as migration 0004 declares them", () => {
+	it("stores each fragment in the column weighted kindWeight × lengthFactor, as migration 0006 declares them", () => {
 		for (const kind of [...SEMANTIC_KINDS, "unknown_kind"]) {
 			for (const len of [0, 999, 1000, 1001, 4000, 40_000, 2_000_000]) {
 				expect(RANK_COLUMNS[rankColumnIndex(kind, len)].weight).toBeCloseTo(kindWeight(kind) * lengthFactor(len), 12);
 			}
 		}
-		const sql = readFileSync(new URL("../../migrations/0004_fts_rank_columns_and_tags.sql", import.meta.url), "utf8");
-		expect(sql).toContain(`USING fts5(${RANK_COLUMNS.map((c) => c.name).join(", ")}, tags,`);
+		const sql = readFileSync(new URL("../../migrations/0006_lean_rows.sql", import.meta.url), "utf8");
+		expect(sql).toContain(`USING fts5(${FTS_COLUMNS.map((c) => c.name).join(", ")}, content=`);
+		expect(FTS_COLUMNS[0]).toEqual({ name: "tags", weight: 0 });
 	});
 
 	it("real SQLite's weighted bm25 puts a 20-word statement above a 40,000-character output that plain bm25 prefers", () => {
 		const db = new Database(":memory:");
-		const sql = readFileSync(new URL("../../migrations/0004_fts_rank_columns_and_tags.sql", import.meta.url), "utf8");
-		db.exec("CREATE TABLE fragments (id INTEGER PRIMARY KEY)");
-		for (const stmt of sql.split("--> statement-breakpoint")) db.exec(stmt);
+		for (const { tag } of knownMigrations()) {
+			const sql = readFileSync(new URL(`../../migrations/${tag}.sql`, import.meta.url), "utf8");
+			for (const stmt of sql.split("--> statement-breakpoint")) db.exec(stmt);
+		}
 		const put = (id: number, kind: string, text: string) =>
 			db
 				.prepare(

@@ -13,7 +13,7 @@
  */
 
 import { get, type QueryDb } from "../db.js";
-import { bm25Idf, presenceScore, RANK_COLUMNS } from "../rank.js";
+import { bm25Idf, FTS_COLUMNS, presenceScore, TAGS_COLUMN } from "../rank.js";
 import {
 	bestFirst,
 	INTEGER,
@@ -99,8 +99,8 @@ function docSizes(db: QueryDb, ids: readonly number[]): Map<number, { weight: nu
 	return new Map(
 		rows.map(([id, hex]) => {
 			const sizes = varints(hex);
-			const column = sizes.findIndex((n, i) => n > 0 && i < RANK_COLUMNS.length);
-			return [id, { weight: RANK_COLUMNS[column]?.weight ?? 1, tokens: sizes.reduce((a, b) => a + b, 0) }];
+			const column = sizes.findIndex((n, i) => n > 0 && FTS_COLUMNS[i]?.name !== TAGS_COLUMN);
+			return [id, { weight: FTS_COLUMNS[column]?.weight ?? 1, tokens: sizes.reduce((a, b) => a + b, 0) }];
 		}),
 	);
 }

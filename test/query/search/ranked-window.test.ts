@@ -114,7 +114,12 @@ describe("ranked window of a filtered search", () => {
 	it("no filter: the newest CAP by bm25, retrieval output excluded, ranked without the exclusion's idf scan", () => {
 		const r = rankedAsReference({ query: "cobalt" });
 		expect(r.capped).toBe(true);
-		const retrieval = store.db.prepare("SELECT id FROM fragments WHERE tool_name = 'event_search'").all() as Array<{
+		const retrieval = store.db
+			.prepare(
+				`SELECT f.id FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
+				WHERE coalesce(f.tool_name, e.tool_name) = 'event_search'`,
+			)
+			.all() as Array<{
 			id: number;
 		}>;
 		expect(retrieval).toHaveLength(20);
