@@ -9,8 +9,8 @@
  *
  * 2: fragments_fts carries rank columns and filter tags (search), every event row its line's xxHash64
  * (`line_hash`, compared by `verify`), and long fragment text is stored compressed (fragment-text.ts).
- * 3: leaner rows (migration 0006): `events` without rowid, the FTS tags in column 0, and a tool result's tool name
- * and call id only on its event.
+ * 3: leaner rows (migration 0006): the FTS tags in column 0, and a tool result's tool name and call id only on its
+ * event.
  */
 export const INDEX_FORMAT = 3;
 
