@@ -110,9 +110,9 @@ export function rankColumnIndex(kind: string, charCount: number): number {
 
 /**
  * FTS5's rank function for `fragments_fts`: bm25 with every text column weighted by its RankColumn weight and the
- * tags column by 0, in FTS_COLUMNS order. Passed as `AND rank MATCH ?` and read as the `rank` column: FTS5 then parses the 37 weights once
- * per statement, where `bm25(fragments_fts, w1, …)` in the select list has SQLite pass them on every row (≈ 1 µs a
- * row, a quarter of bm25's cost per row on 1 GB). The score is the same double either way.
+ * tags column by 0, in FTS_COLUMNS order. Passed as `AND rank MATCH ?` and read as the `rank` column: FTS5 then
+ * parses the 37 weights once per statement, where `bm25(fragments_fts, w1, …)` in the select list has SQLite pass
+ * them on every row (≈ 1 µs a row, a quarter of bm25's cost per row on 1 GB). The score is the same double either way.
  */
 export const WEIGHTED_BM25_RANK = `bm25(${FTS_COLUMNS.map((c) => sqlNumber(c.weight)).join(", ")})`;
 
