@@ -5,7 +5,7 @@
 import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import { RANK_COLUMNS, rankColumnIndex, TAGS_COLUMN } from "../query/rank.js";
+import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN, weightClass } from "../query/rank.js";
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
@@ -53,6 +53,7 @@ export class SourceRows {
 	private readonly insertEvent;
 	private readonly insertFragment;
 	private readonly insertFts;
+	private readonly nextSlot;
 	private readonly deleteFts;
 	private readonly eventFragments;
 	private readonly deleteEvents;
@@ -76,13 +77,11 @@ export class SourceRows {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
 		this.insertFragment = db.prepare(
-			`INSERT INTO fragments (source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO fragments (id, source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
-		// One statement per text column: the fragment's text goes into the column of its kind and length.
-		this.insertFts = RANK_COLUMNS.map((c) =>
-			db.prepare(`INSERT INTO fragments_fts (rowid, ${c.name}, ${TAGS_COLUMN}) VALUES (?, ?, ?)`),
-		);
+		this.nextSlot = db.prepare(`SELECT coalesce(max(id) / ${ID_STRIDE}, -1) + 1 AS slot FROM fragments`);
+		this.insertFts = db.prepare(`INSERT INTO fragments_fts (rowid, ${BODY_COLUMN}, ${TAGS_COLUMN}) VALUES (?, ?, ?)`);
 		this.deleteFts = db.prepare("DELETE FROM fragments_fts WHERE rowid = ?");
 		this.eventFragments = db.prepare(
 			`SELECT f.id, f.ord, f.kind, f.text, f.char_count AS charCount, f.tool_name AS toolName, e.entry_type AS entryType,
@@ -148,6 +147,8 @@ export class SourceRows {
 		cwd: string | null,
 	): number {
 		let fragmentCount = 0;
+		// Ids are slot × ID_STRIDE + weight class (rank.ts); the writer holds the store lock, so the slots are its own.
+		let slot = (this.nextSlot.get() as { slot: number }).slot;
 		for (const e of projected) {
 			const s = states(e.seq);
 			this.insertEvent.run(
@@ -172,7 +173,9 @@ export class SourceRows {
 				s.selectionState,
 			);
 			for (const f of e.fragments) {
-				const r = this.insertFragment.run(
+				const id = slot++ * ID_STRIDE + weightClass(f.kind, f.charCount);
+				this.insertFragment.run(
+					id,
 					sourceId,
 					e.seq,
 					f.ord,
@@ -195,15 +198,15 @@ export class SourceRows {
 					branchState: s.branchState,
 					selectionState: s.selectionState,
 				});
-				this.writeFts(Number(r.lastInsertRowid), f.kind, f.charCount, f.text, tags);
+				this.writeFts(id, f.text, tags);
 				fragmentCount++;
 			}
 		}
 		return fragmentCount;
 	}
 
-	private writeFts(id: number, kind: string, charCount: number, text: string, tags: string): void {
-		this.insertFts[rankColumnIndex(kind, charCount)].run(id, searchText(text), tags);
+	private writeFts(id: number, text: string, tags: string): void {
+		this.insertFts.run(id, searchText(text), tags);
 	}
 
 	/**
@@ -238,7 +241,7 @@ export class SourceRows {
 				branchState: states.branchState,
 				selectionState: states.selectionState,
 			};
-			this.writeFts(f.id, f.kind, f.charCount, text, fragmentTags(facts));
+			this.writeFts(f.id, text, fragmentTags(facts));
 		}
 	}
 

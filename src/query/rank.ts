@@ -1,11 +1,11 @@
 /**
  * Ranking of matched fragments (docs/ranking.md). Pure: search.ts runs the SQL, this module decides the order.
  *
- *   relevance = -bm25(fragments_fts; column weight = kindWeight(kind) × lengthFactor(charCount)) × (1 + proximityBonus)
+ *   relevance = -bm25(fragments_fts; text weight = kindWeight(kind) × lengthFactor(charCount)) × (1 + proximityBonus)
  *
- * Each fragment's text is stored in the FTS column of its kind weight and length step (RANK_COLUMNS), so the
- * weighted bm25 is computed inside the full-text index: the candidate query ranks without any join, and the short
- * statement is among the bounded candidates even when thousands of long tool outputs match. Proximity needs the
+ * Each fragment's id carries its weight class (its id modulo ID_STRIDE), so the weighted bm25 is computed inside
+ * the full-text query (WEIGHTED_BM25): the candidate query ranks without any join, and the short statement is among
+ * the bounded candidates even when thousands of long tool outputs match. Proximity needs the
  * text, so only the first `RERANK_LIMIT` candidates get it, `RERANK_FRAGMENT_CHARS` each.
  */
 import type { SemanticKind } from "../contract.js";
@@ -16,7 +16,7 @@ import { proximitySlack } from "./rank-proximity.js";
 export interface RankCandidate {
 	/** Fragment row id (rowid of fragments_fts). */
 	fragmentId: number;
-	/** Weighted bm25 of fragments_fts (WEIGHTED_BM25_RANK): negative, lower is better. */
+	/** Weighted bm25 of fragments_fts (WEIGHTED_BM25): negative, lower is better. */
 	score: number;
 	/** Length of the fragment's text in code points. */
 	charCount: number;
@@ -74,47 +74,62 @@ export const RERANK_LIMIT = 200;
  */
 export const RERANK_FRAGMENT_CHARS = STORED_HEAD_CHARS;
 
-/** One text column of fragments_fts: a fragment's text goes into the column of its kind weight and length step. */
-export interface RankColumn {
-	name: string;
-	/** kindWeight × lengthFactor of every fragment stored in it: its bm25 column weight. */
-	weight: number;
-}
-
 const CLASS_WEIGHTS = [...new Set([...Object.values(KIND_WEIGHTS), UNKNOWN_KIND_WEIGHT])].sort((a, b) => b - a);
 const STEP_FACTORS = [...LENGTH_STEPS.map((s) => s.factor), LONGEST_FACTOR];
 
 /**
- * The text columns of fragments_fts, derived from the weight tables above. The first, `body`, holds short
- * conversational text, the bulk of what people search.
+ * The weight classes, derived from the weight tables above: kindWeight × lengthFactor of every fragment of a class.
+ * A fragment's class is its id modulo ID_STRIDE, so a ranked query weighs a row without any join.
  */
-export const RANK_COLUMNS: readonly RankColumn[] = CLASS_WEIGHTS.flatMap((w, i) =>
-	STEP_FACTORS.map((f, j) => ({ name: i === 0 && j === 0 ? "body" : `b${i}x${j}`, weight: w * f })),
-);
-
-/** The filter-token column of fragments_fts (src/text/fragment-tags.ts); its bm25 weight is 0. */
-export const TAGS_COLUMN = "tags";
+export const WEIGHT_CLASSES: readonly number[] = CLASS_WEIGHTS.flatMap((w) => STEP_FACTORS.map((f) => w * f));
 
 /**
- * All columns of fragments_fts in table order (migration 0006 spells them out; a test checks they agree): the tags
- * first, because FTS5 writes no column number for column 0's postings and every fragment has a dozen tags, then
- * RANK_COLUMNS.
+ * Fragment ids (rowids of fragments_fts) are `slot × ID_STRIDE + weight class`: slots count up in insertion order,
+ * so ids still order fragments oldest to newest, and a span of ids holds a span / ID_STRIDE fragments at most. No
+ * wider than the classes: every posting stores the gap to the previous id, and a stride of 64 instead of 36 cost
+ * 20 MiB of FTS data on 1 GB (gaps past 127 take a second byte).
  */
-export const FTS_COLUMNS: readonly RankColumn[] = [{ name: TAGS_COLUMN, weight: 0 }, ...RANK_COLUMNS];
+export const ID_STRIDE = WEIGHT_CLASSES.length;
 
-/** Index into RANK_COLUMNS of the column a fragment of this kind and length is stored in. */
-export function rankColumnIndex(kind: string, charCount: number): number {
+/** How many fragments a span of `ids` consecutive ids holds at most: the unit of every count taken from ids. */
+export function fragmentsInIds(ids: number): number {
+	return ids / ID_STRIDE;
+}
+
+/** The weight class of a fragment of this kind and length (its id modulo ID_STRIDE). */
+export function weightClass(kind: string, charCount: number): number {
 	const step = LENGTH_STEPS.findIndex((s) => charCount <= s.upTo);
 	return CLASS_WEIGHTS.indexOf(kindWeight(kind)) * STEP_FACTORS.length + (step < 0 ? LENGTH_STEPS.length : step);
 }
 
+/** The bm25 weight of a fragment of weight class `weightClassIndex` (unknown classes weigh like tool output). */
+export function rowWeight(weightClassIndex: number): number {
+	return WEIGHT_CLASSES[weightClassIndex] ?? UNKNOWN_KIND_WEIGHT;
+}
+
+/** The row weight of the fragment with this id. */
+export function rowWeightOfId(id: number): number {
+	return rowWeight(id % ID_STRIDE);
+}
+
+/** The text column of fragments_fts: every fragment's text, column 0 (FTS5 writes no column number for it). */
+export const BODY_COLUMN = "body";
+/** The filter-token column of fragments_fts (src/text/fragment-tags.ts); its bm25 weight is 0. */
+export const TAGS_COLUMN = "tags";
+
+/** All columns of fragments_fts in table order (migration 0007 spells them out; a test checks they agree). */
+export const FTS_COLUMNS: readonly string[] = [BODY_COLUMN, TAGS_COLUMN];
+
 /**
- * FTS5's rank function for `fragments_fts`: bm25 with every text column weighted by its RankColumn weight and the
- * tags column by 0, in FTS_COLUMNS order. Passed as `AND rank MATCH ?` and read as the `rank` column: FTS5 then
- * parses the 37 weights once per statement, where `bm25(fragments_fts, w1, …)` in the select list has SQLite pass
- * them on every row (≈ 1 µs a row, a quarter of bm25's cost per row on 1 GB). The score is the same double either way.
+ * The weighted bm25 of a row of a `fragments_fts` query, in SQL: bm25 with the text column weighted by the row
+ * weight of the row's id (a CASE over WEIGHT_CLASSES; SQLite has no math functions to rely on) and the tags by 0.
+ * FTS5's bm25 reads its column weights again on every row, so a per-row weight ranks exactly as format 3's 36 text
+ * columns did, each weighted by its class: inside the term-frequency saturation, where a long output that holds the
+ * words again and again still counts them (a factor applied to bm25 outside it lost such outputs on the ranking set).
  */
-export const WEIGHTED_BM25_RANK = `bm25(${FTS_COLUMNS.map((c) => sqlNumber(c.weight)).join(", ")})`;
+export const WEIGHTED_BM25 = `bm25(fragments_fts, CASE rowid % ${ID_STRIDE} ${WEIGHT_CLASSES.map(
+	(_, i) => `WHEN ${i} THEN ${sqlNumber(rowWeight(i))}`,
+).join(" ")} ELSE ${sqlNumber(rowWeight(-1))} END, 0.0)`;
 
 /**
  * Column filter restricting an FTS5 expression to the text columns (never the tags). Costly (FTS5 then decodes
@@ -146,8 +161,8 @@ export function bm25Idf(total: number, df: number): number {
 }
 
 /**
- * What one occurrence of a phrase of idf `idf` adds to the weighted bm25 of a fragment whose column weighs
- * `weight` and whose length is `lengthRatio` times the average: FTS5's term at frequency `weight`. Negative, like
+ * What one occurrence of a phrase of idf `idf` adds to the weighted bm25 of a fragment of row weight `weight`
+ * (rowWeight) whose length is `lengthRatio` times the average: FTS5's term at frequency `weight`. Negative, like
  * the rank.
  */
 export function presenceScore(idf: number, weight: number, lengthRatio: number): number {
@@ -161,8 +176,7 @@ export function proximityBonus(slack: number | undefined): number {
 }
 
 /**
- * Relevance before proximity (positive, higher is better): minus the weighted bm25 of fragments_fts, whose column
- * weights are kindWeight × lengthFactor of the fragments each column holds (RANK_COLUMNS).
+ * Relevance before proximity (positive, higher is better): minus the weighted bm25 of fragments_fts (WEIGHTED_BM25).
  */
 export function baseRelevance(c: Pick<RankCandidate, "score">): number {
 	return -c.score;

@@ -11,8 +11,10 @@
  * (`line_hash`, compared by `verify`), and long fragment text is stored compressed (fragment-text.ts).
  * 3: leaner rows (migration 0006): the FTS tags in column 0, and a tool result's tool name and call id only on its
  * event.
+ * 4: two FTS columns (migration 0007): all text in column 0, the tags in column 1; a fragment's rank weight class is
+ * its id modulo rank.ts ID_STRIDE instead of the column its text is in.
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

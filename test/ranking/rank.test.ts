@@ -1,6 +1,6 @@
 /**
  * The ranking's pure parts: kind weights, length factor, proximity, the final order, and the weighted bm25 of the
- * rank columns (evaluated by real SQLite on the table the migrations create).
+ * row weights carried by fragment ids (evaluated by real SQLite on the table the migrations create).
  */
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
@@ -8,21 +8,36 @@ import { describe, expect, it } from "vitest";
 import { SEMANTIC_KINDS } from "../../src/contract.js";
 import {
 	FTS_COLUMNS,
+	ID_STRIDE,
 	kindWeight,
 	lengthFactor,
 	proximityBonus,
 	proximityTargets,
-	RANK_COLUMNS,
 	type RankCandidate,
 	RERANK_FRAGMENT_CHARS,
 	RERANK_LIMIT,
 	rankCandidates,
-	rankColumnIndex,
-	WEIGHTED_BM25_RANK,
+	rowWeight,
+	rowWeightOfId,
+	WEIGHT_CLASSES,
+	WEIGHTED_BM25,
+	weightClass,
 } from "../../src/query/rank.js";
 import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
+import type { SqliteDb } from "../../src/store/db.js";
 import { STORED_HEAD_CHARS } from "../../src/store/fragment-text.js";
 import { knownMigrations } from "../../src/store/migrations.js";
+import { classWeightedBm25 } from "../helpers/class-weighted-bm25.js";
+
+/** An in-memory database with every migration applied, as a store has. */
+function migratedMemoryDb(): Database.Database {
+	const db = new Database(":memory:");
+	for (const { tag } of knownMigrations()) {
+		const sql = readFileSync(new URL(`../../migrations/${tag}.sql`, import.meta.url), "utf8");
+		for (const stmt of sql.split("--> statement-breakpoint")) db.exec(stmt);
+	}
+	return db;
+}
 
 const phrases = (q: string) => q.split(" ").map((t) => [t]);
 
@@ -60,41 +75,58 @@ describe("weights and length", () => {
 		expect(lengthFactor(10_000_000)).toBeLessThan(lengthFactor(600_000));
 	});
 
-	it("stores each fragment in the column weighted kindWeight × lengthFactor, as migration 0006 declares them", () => {
+	it("gives each fragment the weight class of kindWeight × lengthFactor, carried in its id (modulo ID_STRIDE)", () => {
+		expect(WEIGHT_CLASSES).toHaveLength(ID_STRIDE);
 		for (const kind of [...SEMANTIC_KINDS, "unknown_kind"]) {
 			for (const len of [0, 999, 1000, 1001, 4000, 40_000, 2_000_000]) {
-				expect(RANK_COLUMNS[rankColumnIndex(kind, len)].weight).toBeCloseTo(kindWeight(kind) * lengthFactor(len), 12);
+				const cls = weightClass(kind, len);
+				expect(WEIGHT_CLASSES[cls]).toBeCloseTo(kindWeight(kind) * lengthFactor(len), 12);
+				expect(rowWeightOfId(7 * ID_STRIDE + cls)).toBeCloseTo(kindWeight(kind) * lengthFactor(len), 12);
 			}
 		}
-		const sql = readFileSync(new URL("../../migrations/0006_lean_rows.sql", import.meta.url), "utf8");
-		expect(sql).toContain(`USING fts5(${FTS_COLUMNS.map((c) => c.name).join(", ")}, content=`);
-		expect(FTS_COLUMNS[0]).toEqual({ name: "tags", weight: 0 });
+		const sql = readFileSync(new URL("../../migrations/0007_two_column_fts.sql", import.meta.url), "utf8");
+		expect(sql).toContain(`USING fts5(${FTS_COLUMNS.join(", ")}, content=`);
+		expect(FTS_COLUMNS).toEqual(["body", "tags"]);
+	});
+
+	it("weights each row in SQL (WEIGHTED_BM25) by its id's class, as bm25 with that weight as a literal does", () => {
+		const db = migratedMemoryDb();
+		const insert = db.prepare("INSERT INTO fragments_fts (rowid, body, tags) VALUES (?, ?, ?)");
+		// One row per class: the same text, different weights.
+		const classes = [...WEIGHT_CLASSES.keys()];
+		for (const cls of classes) insert.run((cls + 1) * ID_STRIDE + cls, "alpha beta gamma", "zzt1");
+		// Rows without the word, so its idf is above bm25's floor and the weights show in the scores.
+		for (let slot = 100; slot < 200; slot++) insert.run(slot * ID_STRIDE, "delta epsilon", "zzt1");
+		const scores = db
+			.prepare(`SELECT rowid AS id, ${WEIGHTED_BM25} AS score FROM fragments_fts WHERE fragments_fts MATCH 'alpha'`)
+			.all() as Array<{ id: number; score: number }>;
+		expect(scores).toHaveLength(classes.length);
+		const literal = classWeightedBm25(db as unknown as SqliteDb, "alpha");
+		for (const { id, score } of scores) expect(score).toBeCloseTo(literal.get(id) ?? Number.NaN, 12);
+		// The weights differ, so the scores do: each row's own class weight was applied.
+		expect(new Set(scores.map((r) => r.score.toFixed(9))).size).toBeGreaterThan(WEIGHT_CLASSES.length / 2);
+		expect(rowWeight(WEIGHT_CLASSES.length)).toBe(kindWeight("a_future_kind"));
+		db.close();
 	});
 
 	it("real SQLite's weighted bm25 puts a 20-word statement above a 40,000-character output that plain bm25 prefers", () => {
-		const db = new Database(":memory:");
-		for (const { tag } of knownMigrations()) {
-			const sql = readFileSync(new URL(`../../migrations/${tag}.sql`, import.meta.url), "utf8");
-			for (const stmt of sql.split("--> statement-breakpoint")) db.exec(stmt);
-		}
-		const put = (id: number, kind: string, text: string) =>
+		const db = migratedMemoryDb();
+		const put = (slot: number, kind: string, text: string) =>
 			db
-				.prepare(
-					`INSERT INTO fragments_fts (rowid, ${RANK_COLUMNS[rankColumnIndex(kind, text.length)].name}) VALUES (?, ?)`,
-				)
-				.run(id, text);
+				.prepare("INSERT INTO fragments_fts (rowid, body) VALUES (?, ?)")
+				.run(slot * ID_STRIDE + weightClass(kind, text.length), text);
 		put(1, "user_text", "we agreed the lighthouse deploy waits for the staging sign off from ops before friday");
 		put(2, "tool_result", `${"lighthouse deploy log line with other words ".repeat(900)}`);
 		for (let i = 3; i < 40; i++) put(i, "assistant_text", `unrelated filler number ${i}`);
-		const order = (rank: string) =>
-			db
-				.prepare(
-					"SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH 'lighthouse deploy' AND rank MATCH ? ORDER BY rank",
-				)
-				.pluck()
-				.all(rank);
-		expect(order("bm25()")).toEqual([2, 1]);
-		expect(order(WEIGHTED_BM25_RANK)).toEqual([1, 2]);
+		const order = (score: string) =>
+			(
+				db
+					.prepare(`SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH 'lighthouse deploy' ORDER BY ${score}`)
+					.pluck()
+					.all() as number[]
+			).map((id) => Math.floor(id / ID_STRIDE));
+		expect(order("bm25(fragments_fts)")).toEqual([2, 1]);
+		expect(order(WEIGHTED_BM25)).toEqual([1, 2]);
 		db.close();
 	});
 });

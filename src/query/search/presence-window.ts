@@ -8,12 +8,13 @@
  * window is the same (the newest `cap` matches of the whole expression and the tags); the rare terms (and quoted
  * phrases) are still ranked by FTS5's weighted bm25 among its ids, and each form of a common term adds what bm25
  * adds for one occurrence (rank.ts, presenceScore): its idf estimated from its density over the window's rowids,
- * the fragment's column weight and length from FTS5's docsize record. Every query is a seek and a bounded walk.
+ * the fragment's row weight (its id, rank.ts) and length from FTS5's docsize record. Every query is a seek and a
+ * bounded walk.
  * Tier 1 uses the same scoring for the form as typed (withPresenceBonus).
  */
 
 import { get, type QueryDb } from "../db.js";
-import { bm25Idf, FTS_COLUMNS, presenceScore, TAGS_COLUMN } from "../rank.js";
+import { bm25Idf, fragmentsInIds, ID_STRIDE, presenceScore, rowWeightOfId } from "../rank.js";
 import {
 	bestFirst,
 	INTEGER,
@@ -84,10 +85,7 @@ function averages(db: QueryDb): { rows: number; avgdl: number } {
 	return { rows: rows ?? 0, avgdl: rows ? tokens / rows : 1 };
 }
 
-/**
- * The column weight and length of each fragment of `ids`, from FTS5's docsize rows (tokens per column): a
- * fragment's text is in exactly one rank column (rank.ts), so the column with tokens names its weight.
- */
+/** The row weight (from its id, rank.ts) and length (FTS5's docsize row: tokens per column) of each of `ids`. */
 function docSizes(db: QueryDb, ids: readonly number[]): Map<number, { weight: number; tokens: number }> {
 	const row = get<{ rows: string }>(
 		db,
@@ -98,20 +96,18 @@ function docSizes(db: QueryDb, ids: readonly number[]): Map<number, { weight: nu
 	const rows = row ? (JSON.parse(row.rows) as Array<[number, string]>) : [];
 	return new Map(
 		rows.map(([id, hex]) => {
-			const sizes = varints(hex);
-			const column = sizes.findIndex((n, i) => n > 0 && FTS_COLUMNS[i]?.name !== TAGS_COLUMN);
-			return [id, { weight: FTS_COLUMNS[column]?.weight ?? 1, tokens: sizes.reduce((a, b) => a + b, 0) }];
+			return [id, { weight: rowWeightOfId(id), tokens: varints(hex).reduce((a, b) => a + b, 0) }];
 		}),
 	);
 }
 
 /** Rowids a phrase's density (its df estimate) is counted over at least: the newest of the window's range. */
-const DENSITY_SPAN = 20_000;
+const DENSITY_SPAN = 20_000 * ID_STRIDE;
 
 /**
  * Adds to `score` (by fragment id, lower is better) what each of `phrases` adds to bm25 for one occurrence in
  * each fragment of `among` that holds it (rank.ts, presenceScore): the phrase's idf estimated from its density in
- * `span`, widened to DENSITY_SPAN rowids (counting its whole doclist is what bm25 pays for), the fragment's column weight and length from FTS5's
+ * `span`, widened to DENSITY_SPAN rowids (counting its whole doclist is what bm25 pays for), the fragment's row weight and length from FTS5's
  * docsize record.
  */
 function addPresence(
@@ -126,13 +122,13 @@ function addPresence(
 	const lo = Math.max(1, Math.min(span.lo, span.hi - DENSITY_SPAN + 1));
 	const holders = phrases.map((phrase) => {
 		const within = idsWithin(db, phrase, lo, span.hi);
-		const df = Math.round((within.length * rows) / (span.hi - lo + 1));
+		const df = Math.round((within.length * rows) / fragmentsInIds(span.hi - lo + 1));
 		return { idf: bm25Idf(rows, df), ids: within.filter((id) => among.has(id)) };
 	});
 	const sizes = docSizes(db, [...new Set(holders.flatMap((h) => h.ids))]);
 	for (const { idf, ids } of holders)
 		for (const id of ids) {
-			const size = sizes.get(id) ?? { weight: 1, tokens: avgdl };
+			const size = sizes.get(id) ?? { weight: rowWeightOfId(id), tokens: avgdl };
 			score.set(id, (score.get(id) ?? 0) + presenceScore(idf, size.weight, size.tokens / avgdl));
 		}
 }

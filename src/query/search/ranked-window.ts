@@ -4,7 +4,7 @@
  */
 
 import { allViaJson, get, type QueryDb } from "../db.js";
-import { WEIGHTED_BM25_RANK } from "../rank.js";
+import { fragmentsInIds, ID_STRIDE, WEIGHTED_BM25 } from "../rank.js";
 import type { SearchPlan } from "./request.js";
 
 /**
@@ -93,10 +93,10 @@ export function rankAmong(db: QueryDb, termsOnly: string, ids: string, lo: numbe
 		allViaJson<{ id: number; score: number }>(
 			db,
 			{ id: "id", score: "score" },
-			`FROM (SELECT rowid AS id, rank AS score FROM fragments_fts WHERE fragments_fts MATCH ? AND rank MATCH ?
+			`FROM (SELECT rowid AS id, ${WEIGHTED_BM25} AS score FROM fragments_fts WHERE fragments_fts MATCH ?
 			AND rowid BETWEEN ${INTEGER} AND ${INTEGER} AND +rowid IN (SELECT value FROM json_each(?))
 			ORDER BY score, id LIMIT ?)`,
-			[termsOnly, WEIGHTED_BM25_RANK, lo, hi, ids, keep],
+			[termsOnly, lo, hi, ids, keep],
 			true,
 		),
 	);
@@ -122,7 +122,7 @@ function tagShare(db: QueryDb, plan: SearchPlan): number {
 	shares.set(db, known);
 	const kept = known.get(tags);
 	if (kept !== undefined && maxId >= kept.maxId && maxId <= kept.maxId * 1.1) return kept.share;
-	const span = Math.max(1, Math.min(PROBE_SPAN, Math.floor(maxId / SHARE_PROBES)));
+	const span = Math.max(ID_STRIDE, Math.min(PROBE_SPAN * ID_STRIDE, Math.floor(maxId / SHARE_PROBES)));
 	const probe = `SELECT count(*) AS n FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`;
 	const starts = Array.from({ length: SHARE_PROBES }, (_, i) => Math.floor(((i + 0.5) * maxId) / SHARE_PROBES));
 	const row = get<{ n: number | null }>(
@@ -130,7 +130,7 @@ function tagShare(db: QueryDb, plan: SearchPlan): number {
 		`SELECT sum(n) AS n FROM (${starts.map(() => probe).join(" UNION ALL ")})`,
 		starts.flatMap((lo) => [tags, lo, lo + span - 1]),
 	);
-	const share = (row?.n ?? 0) / (SHARE_PROBES * span);
+	const share = (row?.n ?? 0) / fragmentsInIds(SHARE_PROBES * span);
 	known.set(tags, { share, maxId });
 	return share;
 }
@@ -215,10 +215,10 @@ export function rankedWindow(
 		db,
 		{ id: "id", score: "score", n: "n", lo: "lo", hi: "hi" },
 		`FROM (SELECT id, score, n, lo, hi FROM (SELECT id, score, count(*) OVER () AS n, min(id) OVER () AS lo,
-			max(id) OVER () AS hi, row_number() OVER (ORDER BY id DESC) AS age FROM (SELECT rowid AS id, rank AS score
-			FROM fragments_fts WHERE fragments_fts MATCH ? AND rank MATCH ? ORDER BY rowid DESC LIMIT ?))
+			max(id) OVER () AS hi, row_number() OVER (ORDER BY id DESC) AS age FROM (SELECT rowid AS id, ${WEIGHTED_BM25} AS score
+			FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?))
 		WHERE age <= ? ORDER BY score, id LIMIT ?)`,
-		[ranks, WEIGHTED_BM25_RANK, cap + 1, cap, keep],
+		[ranks, cap + 1, cap, keep],
 		true,
 	);
 	const first = ranked[0];

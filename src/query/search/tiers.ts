@@ -14,6 +14,7 @@
 import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
+import { fragmentsInIds } from "../rank.js";
 import { statesAnswer } from "./answer-type.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
@@ -179,7 +180,8 @@ export function relaxedTiers(
 	const result: RelaxedResult = { groups: [], capped: false };
 	if (need <= 0 || plain.length === 0 || (plain.length === 1 && phrases.length === 0)) return result;
 
-	const total = Math.max(1, get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 1);
+	const maxId = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 0;
+	const total = Math.max(1, Math.ceil(fragmentsInIds(maxId + 1)));
 	const dfs = new Map(plain.map((term) => [term, documentFrequency(db, term)]));
 	const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
 	// A month name no text holds still names the month of an event (context.ts).

@@ -6,8 +6,8 @@
  * the idf all have to be right.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
 import { presenceRankedWindow } from "../../../src/query/search/presence-window.js";
+import { classWeightedBm25 } from "../../helpers/class-weighted-bm25.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
@@ -33,13 +33,7 @@ afterAll(() => store.cleanup());
 
 /** FTS5's own weighted bm25 over the whole OR, by fragment id. */
 function reference(): Map<number, number> {
-	const rows = store.db
-		.prepare(
-			`SELECT rowid AS id, bm25(fragments_fts, ${WEIGHTED_BM25_RANK.slice("bm25(".length)} AS score
-			FROM fragments_fts WHERE fragments_fts MATCH ?`,
-		)
-		.all(OR) as Array<{ id: number; score: number }>;
-	return new Map(rows.map((r) => [r.id, r.score]));
+	return classWeightedBm25(store.db, OR);
 }
 
 describe("presence-scored window", () => {

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchRequest } from "../../../src/contract.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { QueryDb } from "../../../src/query/db.js";
-import { WEIGHTED_BM25_RANK } from "../../../src/query/rank.js";
 import { findCandidates } from "../../../src/query/search/candidates.js";
 import { matchExpression } from "../../../src/query/search/ranked-window.js";
 import { planSearch } from "../../../src/query/search/request.js";
 import { typedAsPhrase } from "../../../src/query/search/terms.js";
+import { classWeightedBm25 } from "../../helpers/class-weighted-bm25.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
@@ -55,20 +55,16 @@ function recording(db: QueryDb, sql: string[]): QueryDb {
 	};
 }
 
-/** The reference: the newest CAP matches of the whole expression, by bm25 in the select list, best first. */
+/** The reference: the newest CAP matches of the whole expression, by each class's weighted bm25, best first. */
 function reference(req: EventSearchRequest): Array<{ id: number; score: number }> {
 	const plan = planSearch(store.db, req, caller);
 	const match = matchExpression(
 		plan,
 		plan.terms.map((t) => t.match),
 	);
-	const rows = store.db
-		.prepare(
-			`SELECT rowid AS id, bm25(fragments_fts, ${WEIGHTED_BM25_RANK.slice("bm25(".length)} AS score
-			FROM fragments_fts WHERE fragments_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
-		)
-		.all(match, CAP) as Array<{ id: number; score: number }>;
-	return rows.sort((a, b) => a.score - b.score || a.id - b.id);
+	const scores = classWeightedBm25(store.db, match);
+	const newest = [...scores.keys()].sort((a, b) => b - a).slice(0, CAP);
+	return newest.map((id) => ({ id, score: scores.get(id) as number })).sort((a, b) => a.score - b.score || a.id - b.id);
 }
 
 /** The ranked window of `req` as search computes it, asserted equal to the reference, with the SQL it ran. */
