@@ -1,6 +1,6 @@
 /**
  * FTS5's bm25 of every match of `match`, each row weighted by its class's weight given as a literal, one query per
- * id class (classes no table names weigh as rowWeight says): a reference for WEIGHTED_BM25 (rank.ts) that does not use its CASE expression.
+ * weight class: a reference for WEIGHTED_BM25 (rank.ts) that does not use its CASE expression.
  */
 import { ID_STRIDE, rowWeight } from "../../src/query/rank.js";
 import type { SqliteDb } from "../../src/store/db.js";

@@ -85,8 +85,8 @@ function averages(db: QueryDb): { rows: number; avgdl: number } {
 	return { rows: rows ?? 0, avgdl: rows ? tokens / rows : 1 };
 }
 
-/** The row weight (from its id, rank.ts) and length (FTS5's docsize row: tokens per column) of each of `ids`. */
-function docSizes(db: QueryDb, ids: readonly number[]): Map<number, { weight: number; tokens: number }> {
+/** The length in tokens (all columns of FTS5's docsize row) of each of `ids`. */
+function docTokens(db: QueryDb, ids: readonly number[]): Map<number, number> {
 	const row = get<{ rows: string }>(
 		db,
 		`SELECT json_group_array(json_array(d.id, hex(d.sz))) AS rows
@@ -94,11 +94,7 @@ function docSizes(db: QueryDb, ids: readonly number[]): Map<number, { weight: nu
 		[JSON.stringify(ids)],
 	);
 	const rows = row ? (JSON.parse(row.rows) as Array<[number, string]>) : [];
-	return new Map(
-		rows.map(([id, hex]) => {
-			return [id, { weight: rowWeightOfId(id), tokens: varints(hex).reduce((a, b) => a + b, 0) }];
-		}),
-	);
+	return new Map(rows.map(([id, hex]) => [id, varints(hex).reduce((a, b) => a + b, 0)]));
 }
 
 /** Rowids a phrase's density (its df estimate) is counted over at least: the newest of the window's range. */
@@ -107,8 +103,8 @@ const DENSITY_SPAN = 20_000 * ID_STRIDE;
 /**
  * Adds to `score` (by fragment id, lower is better) what each of `phrases` adds to bm25 for one occurrence in
  * each fragment of `among` that holds it (rank.ts, presenceScore): the phrase's idf estimated from its density in
- * `span`, widened to DENSITY_SPAN rowids (counting its whole doclist is what bm25 pays for), the fragment's row weight and length from FTS5's
- * docsize record.
+ * `span`, widened to DENSITY_SPAN rowids (counting its whole doclist is what bm25 pays for), the fragment's row weight
+ * from its id and its length from FTS5's docsize record.
  */
 function addPresence(
 	db: QueryDb,
@@ -125,11 +121,11 @@ function addPresence(
 		const df = Math.round((within.length * rows) / fragmentsInIds(span.hi - lo + 1));
 		return { idf: bm25Idf(rows, df), ids: within.filter((id) => among.has(id)) };
 	});
-	const sizes = docSizes(db, [...new Set(holders.flatMap((h) => h.ids))]);
+	const tokens = docTokens(db, [...new Set(holders.flatMap((h) => h.ids))]);
 	for (const { idf, ids } of holders)
 		for (const id of ids) {
-			const size = sizes.get(id) ?? { weight: rowWeightOfId(id), tokens: avgdl };
-			score.set(id, (score.get(id) ?? 0) + presenceScore(idf, size.weight, size.tokens / avgdl));
+			const lengthRatio = (tokens.get(id) ?? avgdl) / avgdl;
+			score.set(id, (score.get(id) ?? 0) + presenceScore(idf, rowWeightOfId(id), lengthRatio));
 		}
 }
 
