@@ -6,6 +6,34 @@
 export type BranchState = "selected" | "alternate" | "unknown";
 export type SelectionState = "direct" | "summarized" | "not-selected" | "not-applicable" | "unknown";
 
+/** Every BranchState. The order is stored: src/store/column-codes.ts. */
+export const BRANCH_STATES: readonly BranchState[] = ["selected", "alternate", "unknown"];
+
+/** Every SelectionState. The order is stored: src/store/column-codes.ts. */
+export const SELECTION_STATES: readonly SelectionState[] = [
+	"direct",
+	"summarized",
+	"not-selected",
+	"not-applicable",
+	"unknown",
+];
+
+/** Entry types Pi writes (src/project/project-entry.ts projects each). The order is stored: src/store/column-codes.ts. */
+export const ENTRY_TYPES = [
+	"message",
+	"compaction",
+	"branch_summary",
+	"custom_message",
+	"custom",
+	"label",
+	"session_info",
+	"model_change",
+	"thinking_level_change",
+] as const;
+
+/** Message roles as the index records them (v2's hookMessage is custom). The order is stored: column-codes.ts. */
+export const MESSAGE_ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom"] as const;
+
 /** Kinds of semantic fragment a persisted entry is projected into. */
 export type SemanticKind =
 	| "user_text"
@@ -21,6 +49,7 @@ export type SemanticKind =
 	| "session_name"
 	| "custom_data";
 
+/** Every SemanticKind. The order is stored: src/store/column-codes.ts. */
 export const SEMANTIC_KINDS: readonly SemanticKind[] = [
 	"user_text",
 	"assistant_text",

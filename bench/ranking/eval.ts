@@ -3,9 +3,11 @@
  * `searchEvents` (the shipped ranking) and through plain bm25 (baseline.ts), and reports recall@1, recall@5 and
  * MRR for both. `runRankingEval()` is what `npm run bench` calls; `rankingFigureRows` formats its table rows.
  */
+
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { searchEvents } from "../../src/query/search.js";
+import { decodedSql } from "../../src/store/column-codes.js";
 import { compileQuery } from "../../src/text/query-compiler.js";
 import type { FigureRow } from "../figures/types.js";
 import { plainBm25Search } from "./baseline.js";
@@ -84,7 +86,7 @@ function matches(corpus: RankingCorpus, query: string): MatchRow[] {
 	if (!compiled.ok) throw new Error(compiled.error);
 	return corpus.db
 		.prepare(
-			`SELECT s.session_id AS sessionId, e.entry_id AS entryId, f.kind AS kind, f.char_count AS charCount
+			`SELECT s.session_id AS sessionId, e.entry_id AS entryId, ${decodedSql("kind", "f.kind")} AS kind, f.char_count AS charCount
 			FROM fragments_fts JOIN fragments f ON f.id = fragments_fts.rowid
 			JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 			JOIN sources s ON s.id = f.source_id

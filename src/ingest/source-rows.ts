@@ -2,10 +2,18 @@
  * Row-level writes for one source: events, fragments, their FTS bodies, tree states and the checkpoint.
  * Every function here runs inside the caller's write transaction.
  */
+
 import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN, weightClass } from "../query/rank.js";
+import {
+	decodedSql,
+	decodedTimestampSql,
+	encodeCode,
+	encodeNullableCode,
+	encodeTimestamp,
+} from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
@@ -39,6 +47,10 @@ export interface SourceCheckpoint {
 	lastError: string | null;
 	sessionId: string | null;
 }
+
+/** An event's tree states, decoded (column-codes.ts). */
+const STATE_COLUMNS = `${decodedSql("branchState", "branch_state")} AS branchState,
+	${decodedSql("selectionState", "selection_state")} AS selectionState`;
 
 const CHECKPOINT_COLUMNS = `id, path, dev, ino, size, mtime_ms AS mtimeMs, offset, line_count AS lineCount,
 	parse_state AS parseState, head_hash AS headHash, head_len AS headLen, tail_hash AS tailHash,
@@ -84,8 +96,10 @@ export class SourceRows {
 		this.insertFts = db.prepare(`INSERT INTO fragments_fts (rowid, ${BODY_COLUMN}, ${TAGS_COLUMN}) VALUES (?, ?, ?)`);
 		this.deleteFts = db.prepare("DELETE FROM fragments_fts WHERE rowid = ?");
 		this.eventFragments = db.prepare(
-			`SELECT f.id, f.ord, f.kind, f.text, f.char_count AS charCount, f.tool_name AS toolName, e.entry_type AS entryType,
-				e.role, e.tool_name AS eventToolName, e.is_error AS isError, e.timestamp, s.cwd, s.path,
+			`SELECT f.id, f.ord, ${decodedSql("kind", "f.kind")} AS kind, f.text, f.char_count AS charCount,
+				f.tool_name AS toolName, ${decodedSql("entryType", "e.entry_type")} AS entryType,
+				${decodedSql("role", "e.role")} AS role, e.tool_name AS eventToolName, e.is_error AS isError,
+				${decodedTimestampSql("e.timestamp")} AS timestamp, s.cwd, s.path,
 				e.byte_start AS byteStart, e.byte_end AS byteEnd, e.line_hash AS lineHash
 			FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 			JOIN sources s ON s.id = f.source_id
@@ -94,14 +108,12 @@ export class SourceRows {
 		this.deleteEvents = db.prepare("DELETE FROM events WHERE source_id = ?");
 		this.deleteSource = db.prepare("DELETE FROM sources WHERE id = ?");
 		this.skeleton = db.prepare(
-			`SELECT seq, entry_id AS entryId, parent_id AS parentId, entry_type AS entryType, link_id AS linkId,
-				branch_state AS branchState, selection_state AS selectionState
+			`SELECT seq, entry_id AS entryId, parent_id AS parentId, ${decodedSql("entryType", "entry_type")} AS entryType,
+				link_id AS linkId, ${STATE_COLUMNS}
 			FROM events WHERE source_id = ? ORDER BY seq`,
 		);
 		this.cwdOfSource = db.prepare("SELECT cwd FROM sources WHERE id = ?");
-		this.stateOf = db.prepare(
-			"SELECT branch_state AS branchState, selection_state AS selectionState FROM events WHERE source_id = ? AND seq = ?",
-		);
+		this.stateOf = db.prepare(`SELECT ${STATE_COLUMNS} FROM events WHERE source_id = ? AND seq = ?`);
 		this.idUse = db.prepare(
 			`SELECT 1 FROM events WHERE source_id = @s AND entry_id = @id
 			UNION ALL SELECT 1 FROM events WHERE source_id = @s AND parent_id = @id
@@ -156,12 +168,12 @@ export class SourceRows {
 				e.seq,
 				e.entryId,
 				e.parentId,
-				e.entryType,
-				e.role ?? null,
+				encodeCode("entryType", e.entryType),
+				encodeNullableCode("role", e.role),
 				e.toolName ?? null,
 				e.toolCallId ?? null,
 				e.isError ? 1 : 0,
-				e.timestamp,
+				encodeTimestamp(e.timestamp),
 				e.lineNo,
 				e.byteStart,
 				e.byteEnd,
@@ -169,8 +181,8 @@ export class SourceRows {
 				e.linkId ?? null,
 				JSON.stringify(e.attributes),
 				JSON.stringify(e.files),
-				s.branchState,
-				s.selectionState,
+				encodeCode("branchState", s.branchState),
+				encodeCode("selectionState", s.selectionState),
 			);
 			for (const f of e.fragments) {
 				const id = slot++ * ID_STRIDE + weightClass(f.kind, f.charCount);
@@ -179,7 +191,7 @@ export class SourceRows {
 					sourceId,
 					e.seq,
 					f.ord,
-					f.kind,
+					encodeCode("kind", f.kind),
 					encodeFragmentText(f.text),
 					f.charCount,
 					f.toolName ?? null,
@@ -272,7 +284,12 @@ export class SourceRows {
 			const s = states.get(node.seq);
 			if (!s) continue;
 			if (s.branchState !== node.branchState || s.selectionState !== node.selectionState) {
-				this.updateStates.run(s.branchState, s.selectionState, sourceId, node.seq);
+				this.updateStates.run(
+					encodeCode("branchState", s.branchState),
+					encodeCode("selectionState", s.selectionState),
+					sourceId,
+					node.seq,
+				);
 				this.retag(sourceId, node.seq, s);
 				changed++;
 			}

@@ -3,12 +3,14 @@
  * differ from a fresh parse of the committed bytes, fragment or FTS rows out of step, checkpoints past the file end.
  * Reads whole files, so it is a maintenance tool (CLI `verify`, tests), never on a hot path.
  */
+
 import { readFileSync, statSync } from "node:fs";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { SessionHeader } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent } from "../project/types.js";
+import { decodedSql } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
 import { type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
@@ -86,8 +88,9 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 		if (!indexed.has(f.path)) add({ path: f.path, kind: "not-indexed", detail: "file not in the index" });
 
 	const eventsOf = db.prepare(
-		`SELECT e.seq, e.entry_id AS entryId, e.entry_type AS entryType, e.byte_start AS byteStart, e.byte_end AS byteEnd,
-			e.branch_state AS branchState, e.selection_state AS selectionState, e.line_hash AS lineHash,
+		`SELECT e.seq, e.entry_id AS entryId, ${decodedSql("entryType", "e.entry_type")} AS entryType,
+			e.byte_start AS byteStart, e.byte_end AS byteEnd, ${decodedSql("branchState", "e.branch_state")} AS branchState,
+			${decodedSql("selectionState", "e.selection_state")} AS selectionState, e.line_hash AS lineHash,
 			(SELECT count(*) FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq) AS fragments
 		FROM events e WHERE e.source_id = ? ORDER BY e.seq`,
 	);

@@ -3,7 +3,9 @@
  * session file, whole-text.ts) and previews. Apart from rows.ts so that modules needing only rows (the CLI's flag
  * declarations, coverage) do not load the session-file reader.
  */
+
 import type { SemanticKind, TraceNode } from "../contract.js";
+import { codeSql, decodedSql } from "../store/column-codes.js";
 import type { StoredFragmentText } from "../store/fragment-text.js";
 import { previewText } from "../text/preview.js";
 import { all, get, type QueryDb } from "./db.js";
@@ -31,9 +33,10 @@ function decoded(db: QueryDb, row: StoredFragment): FragmentLite {
 }
 
 /** A tool result's tool and call id are stored once, on its event (project-entry.ts); a tool call's on itself. */
-const ownOrResult = (column: string) => `coalesce(f.${column}, CASE WHEN f.kind = 'tool_result' THEN e.${column} END)`;
+const ownOrResult = (column: string) =>
+	`coalesce(f.${column}, CASE WHEN f.kind = ${codeSql("kind", "tool_result")} THEN e.${column} END)`;
 
-const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, f.kind AS kind, f.text AS text, f.char_count AS charCount,
+const FRAGMENT_COLUMNS = `f.id AS id, f.ord AS ord, ${decodedSql("kind", "f.kind")} AS kind, f.text AS text, f.char_count AS charCount,
 	${ownOrResult("tool_name")} AS toolName, ${ownOrResult("tool_call_id")} AS toolCallId`;
 
 const FRAGMENTS_WITH_EVENT = "fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq";

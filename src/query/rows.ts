@@ -2,8 +2,10 @@
  * Row shapes and small indexed lookups shared by read, trace and lineage. Every lookup goes through an index on
  * (source_id, entry_id / parent_id / link_id / seq) so cost never grows with session length.
  */
+
 import path from "node:path";
 import type { BranchState, Coverage, EventMetadata, EventRef, SelectionState } from "../contract.js";
+import { codeSql, decodedSql, decodedTimestampSql } from "../store/column-codes.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
@@ -55,9 +57,11 @@ export interface EventLite {
 }
 
 export const EVENT_COLUMNS = `e.source_id AS sourceId, e.seq AS seq, e.entry_id AS entryId, e.parent_id AS parentId,
-	e.entry_type AS entryType, e.role AS role, e.tool_name AS toolName, e.tool_call_id AS toolCallId,
-	e.is_error AS isError, e.timestamp AS timestamp, e.link_id AS linkId, e.attributes AS attributes, e.files AS files,
-	e.branch_state AS branchState, e.selection_state AS selectionState`;
+	${decodedSql("entryType", "e.entry_type")} AS entryType, ${decodedSql("role", "e.role")} AS role,
+	e.tool_name AS toolName, e.tool_call_id AS toolCallId, e.is_error AS isError, ${decodedTimestampSql("e.timestamp")} AS timestamp,
+	e.link_id AS linkId, e.attributes AS attributes, e.files AS files,
+	${decodedSql("branchState", "e.branch_state")} AS branchState,
+	${decodedSql("selectionState", "e.selection_state")} AS selectionState`;
 
 /** Cap on candidates listed at one fork and on child sessions considered per source. */
 export const FORK_CANDIDATE_CAP = 20;
@@ -144,7 +148,7 @@ export function currentLabel(db: QueryDb, sourceId: number, entryId: string): st
 		`SELECT e.seq AS seq, e.attributes AS attributes,
 			(SELECT f.text FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq ORDER BY f.ord LIMIT 1)
 				AS text
-		FROM events e INDEXED BY events_link WHERE e.source_id = ? AND e.link_id = ? AND e.entry_type = 'label'
+		FROM events e INDEXED BY events_link WHERE e.source_id = ? AND e.link_id = ? AND e.entry_type = ${codeSql("entryType", "label")}
 		ORDER BY e.seq DESC LIMIT 1`,
 		[sourceId, entryId],
 	);

@@ -4,7 +4,9 @@
  * accepted). From the sources table plus each session's last entry; no transcript is read. Used by the CLI's
  * `sessions` command; no tool returns it. Session files are named only by `sessionFiles`, for people (the CLI).
  */
+
 import type { Coverage, EventSearchRequest } from "../contract.js";
+import { decodedTimestampSql } from "../store/column-codes.js";
 import { type AuthorizedRoots, authorizationSql, authorizedRoots, type SqlClause } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
@@ -88,7 +90,7 @@ export function listSessions(
 		db,
 		`SELECT * FROM (
 			SELECT ${SOURCE_COLUMNS},
-				(SELECT e.timestamp FROM events e WHERE e.source_id = s.id ORDER BY e.seq DESC LIMIT 1) AS lastActivity,
+				(SELECT ${decodedTimestampSql("e.timestamp")} FROM events e WHERE e.source_id = s.id ORDER BY e.seq DESC LIMIT 1) AS lastActivity,
 				row_number() OVER (PARTITION BY s.session_id ORDER BY s.entry_count DESC, s.mtime_ms DESC, s.id) AS copy
 			FROM sources s WHERE ${clauses.map((c) => c.sql).join(" AND ")}
 		) WHERE copy = 1 ${overlap.map((c) => `AND ${c.sql}`).join(" ")}

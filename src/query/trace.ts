@@ -3,7 +3,9 @@
  * related edges (tool call ↔ result, compaction, branch summary, labels, file evidence, cross-session forks).
  * Transitive traversal of related edges is opt-in (`depth` > 1) and bounded by the budgets.
  */
+
 import type { EventTrace, TraceEdge, TraceEdgeKind } from "../contract.js";
+import { codeSql } from "../store/column-codes.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, get, type QueryDb } from "./db.js";
@@ -53,20 +55,23 @@ const INCOMING_LINK: Record<string, TraceEdgeKind> = {
 	label: "labels",
 };
 
+const TOOL_CALL = codeSql("kind", "tool_call");
+
 /** Related edges of one event, at most `limit`. */
 function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: EventLite, limit: number): RawEdge[] {
 	const out: RawEdge[] = [];
 	// Tool call → result: a result answers the nearest preceding call with its id (faux/real ids may repeat).
 	const calls = all<{ toolCallId: string }>(
 		db,
-		"SELECT tool_call_id AS toolCallId FROM fragments WHERE source_id = ? AND event_seq = ? AND kind = 'tool_call' AND tool_call_id IS NOT NULL ORDER BY ord",
+		`SELECT tool_call_id AS toolCallId FROM fragments WHERE source_id = ? AND event_seq = ? AND kind = ${TOOL_CALL}
+			AND tool_call_id IS NOT NULL ORDER BY ord`,
 		[e.sourceId, e.seq],
 	);
 	for (const { toolCallId } of calls) {
 		const result = get<EventLite>(
 			db,
 			`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_tool_call
-				WHERE e.source_id = ? AND e.tool_call_id = ? AND e.seq > ? AND e.role = 'toolResult' ORDER BY e.seq LIMIT 1`,
+				WHERE e.source_id = ? AND e.tool_call_id = ? AND e.seq > ? AND e.role = ${codeSql("role", "toolResult")} ORDER BY e.seq LIMIT 1`,
 			[e.sourceId, toolCallId, e.seq],
 		);
 		if (result) out.push({ kind: "tool-result", inferred: false, source, event: result });
@@ -76,7 +81,7 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 			db,
 			`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq = (
 				SELECT max(f.event_seq) FROM fragments f INDEXED BY fragments_tool_call
-				WHERE f.tool_call_id = ? AND f.source_id = ? AND f.event_seq < ? AND f.kind = 'tool_call')`,
+				WHERE f.tool_call_id = ? AND f.source_id = ? AND f.event_seq < ? AND f.kind = ${TOOL_CALL})`,
 			[e.sourceId, e.toolCallId, e.sourceId, e.seq],
 		);
 		if (call) out.push({ kind: "tool-call", inferred: false, source, event: call });

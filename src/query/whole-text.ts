@@ -3,6 +3,7 @@
  * fragment (store/fragment-text.ts); the rest of a longer one is read again from its session file
  * (store/event-line.ts, `wholeFragmentText`).
  */
+import { decodedSql } from "../store/column-codes.js";
 import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { get, type QueryDb } from "./db.js";
@@ -15,7 +16,7 @@ export interface StoredText {
 }
 
 const LINE_SQL = `SELECT s.path AS path, e.byte_start AS byteStart, e.byte_end AS byteEnd, e.line_hash AS lineHash,
-		e.entry_type AS entryType, f.ord AS ord
+		${decodedSql("entryType", "e.entry_type")} AS entryType, f.ord AS ord
 	FROM fragments f
 	JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 	JOIN sources s ON s.id = f.source_id

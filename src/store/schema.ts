@@ -72,7 +72,10 @@ export const sources = sqliteTable(
 	],
 );
 
-/** One public event = one persisted entry of one source. */
+/**
+ * One public event = one persisted entry of one source. A WITHOUT ROWID table (migration 0008; drizzle's schema
+ * cannot say so): a generated migration that rebuilds it must keep that.
+ */
 export const events = sqliteTable(
 	"events",
 	{
@@ -83,12 +86,15 @@ export const events = sqliteTable(
 		seq: integer("seq").notNull(),
 		entryId: text("entry_id").notNull(),
 		parentId: text("parent_id"),
-		entryType: text("entry_type").notNull(),
-		role: text("role"),
+		/** Coded columns (entry_type, role, branch_state, selection_state; fragments.kind): a small integer, or the text of
+		 * a value this version has no code for. Read and written only through src/store/column-codes.ts. */
+		entryType: integer("entry_type").notNull(),
+		role: integer("role"),
 		toolName: text("tool_name"),
 		toolCallId: text("tool_call_id"),
 		isError: integer("is_error", { mode: "boolean" }).notNull().default(false),
-		timestamp: text("timestamp").notNull(),
+		/** Epoch ms when the text was exactly toISOString's, else the text: read and written via column-codes.ts. */
+		timestamp: integer("timestamp").notNull(),
 		lineNo: integer("line_no").notNull(),
 		byteStart: integer("byte_start").notNull(),
 		byteEnd: integer("byte_end").notNull(),
@@ -100,8 +106,8 @@ export const events = sqliteTable(
 		attributes: text("attributes").notNull().default("{}"),
 		/** JSON array of file paths named by the entry (trace file evidence). */
 		files: text("files").notNull().default("[]"),
-		branchState: text("branch_state").notNull().default("unknown"),
-		selectionState: text("selection_state").notNull().default("unknown"),
+		branchState: integer("branch_state").notNull(),
+		selectionState: integer("selection_state").notNull(),
 	},
 	(t) => [
 		primaryKey({ columns: [t.sourceId, t.seq] }),
@@ -126,7 +132,8 @@ export const fragments = sqliteTable(
 		eventSeq: integer("event_seq").notNull(),
 		/** Position within the event; the public fragment id is `${entryId}#${ord}`. */
 		ord: integer("ord").notNull(),
-		kind: text("kind").notNull(),
+		/** A coded column (column-codes.ts). */
+		kind: integer("kind").notNull(),
 		/** The first 2,000 code points (all when shorter), TEXT or brotli BLOB: only store/fragment-text.ts reads it. */
 		text: text("text").notNull(),
 		/** Length of text in Unicode code points. */

@@ -3,12 +3,14 @@
  * compared with the files. Each planted difference kind is reported, and the program exits 1. Real program, real
  * files, real SQLite file edited behind the index's back.
  */
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
+import { encodeCode } from "../../src/store/column-codes.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { cli, hermeticEnv, json, makeAgentDir } from "./cli-harness.js";
 
@@ -67,9 +69,15 @@ describe("verify", () => {
 		db.prepare("UPDATE sources SET session_name = 'a name the file never had' WHERE id = ?").run(src(nameFile));
 		db.prepare("DELETE FROM events WHERE source_id = ? AND seq = 0").run(src(missingFile));
 		db.prepare(
-			`INSERT INTO events (source_id, seq, entry_id, entry_type, timestamp, line_no, byte_start, byte_end)
-			VALUES (?, 9999, 'ghost001', 'message', '2026-01-01T00:00:00.000Z', 9999, 0, 1)`,
-		).run(src(extraFile));
+			`INSERT INTO events (source_id, seq, entry_id, entry_type, timestamp, line_no, byte_start, byte_end, branch_state,
+				selection_state)
+			VALUES (?, 9999, 'ghost001', ?, '2026-01-01T00:00:00.000Z', 9999, 0, 1, ?, ?)`,
+		).run(
+			src(extraFile),
+			encodeCode("entryType", "message"),
+			encodeCode("branchState", "unknown"),
+			encodeCode("selectionState", "unknown"),
+		);
 		db.close();
 
 		const r = await run("verify", "--json");

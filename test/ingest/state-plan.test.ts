@@ -3,6 +3,7 @@
  * no FTS row is tokenized twice, and bulk batches that never make FTS5 flush a segment before their group commits.
  * Real SQLite files, real session files.
  */
+
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { PLAN_MAX_LINE_BYTES, planTreeStates } from "../../src/ingest/state-plan.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
+import { decodedSql } from "../../src/store/column-codes.js";
 import type { SqliteDb } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { lineFactory } from "../helpers/session-lines.js";
@@ -53,7 +55,10 @@ function branchedSession(path: string): { leftBehind: string } {
 function statesOf(db: SqliteDb): string[] {
 	return (
 		db
-			.prepare("SELECT entry_id || ' ' || branch_state || ' ' || selection_state AS s FROM events ORDER BY entry_id")
+			.prepare(
+				`SELECT entry_id || ' ' || ${decodedSql("branchState", "branch_state")} || ' ' ||
+					${decodedSql("selectionState", "selection_state")} AS s FROM events ORDER BY entry_id`,
+			)
 			.all() as Array<{ s: string }>
 	).map((r) => r.s);
 }

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
+import { decodedSql } from "../../src/store/column-codes.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
@@ -229,7 +230,9 @@ describe("syncSource", () => {
 		s.f.branchFrom(firstId);
 		appendFileSync(s.path, s.f.user("other branch"));
 		await syncer.sync(s.path);
-		const states = store.db.prepare("SELECT entry_id AS id, branch_state AS b FROM events ORDER BY seq").all() as {
+		const states = store.db
+			.prepare(`SELECT entry_id AS id, ${decodedSql("branchState", "branch_state")} AS b FROM events ORDER BY seq`)
+			.all() as {
 			id: string;
 			b: string;
 		}[];

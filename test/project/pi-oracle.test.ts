@@ -4,11 +4,13 @@
  * the leaf-extension fast path run) must mark `selected` exactly the entries of Pi's own SessionManager.getBranch(),
  * and `direct` exactly the message entries whose message Pi's buildSessionContext sends the model. Real Pi package.
  */
+
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSessionContext, SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { decodedSql } from "../../src/store/column-codes.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures");
@@ -102,7 +104,8 @@ function piStates(path: string): { selected: number[]; direct: number[] } {
 function ourStates(path: string): { selected: number[]; direct: number[] } {
 	const rows = store.db
 		.prepare(
-			`SELECT e.seq, e.entry_type AS type, e.branch_state AS b, e.selection_state AS s
+			`SELECT e.seq, ${decodedSql("entryType", "e.entry_type")} AS type, ${decodedSql("branchState", "e.branch_state")} AS b,
+				${decodedSql("selectionState", "e.selection_state")} AS s
 			FROM events e JOIN sources src ON src.id = e.source_id WHERE src.path = ? ORDER BY e.seq`,
 		)
 		.all(path) as Array<{ seq: number; type: string; b: string; s: string }>;

@@ -4,6 +4,7 @@
  * windows, snippets and prefixes give what the whole text gives, at code-point offsets across multi-byte characters,
  * the part past the stored head read from the session file.
  */
+
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
+import { codeSql, decodedSql } from "../../src/store/column-codes.js";
 import type { SqliteDb } from "../../src/store/db.js";
 import {
 	decodeFragmentPrefix,
@@ -28,6 +30,8 @@ import { createGeneration } from "../../src/store/generations.js";
 import { sliceCodePoints } from "../../src/text/code-points.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "./temp-store.js";
+
+const BRANCH_OF = `SELECT ${decodedSql("branchState", "branch_state")} AS b FROM events WHERE entry_id = ?`;
 
 const LOG_LINE = "2026-01-01T00:00:00Z INFO worker[3] processed batch 42 in 17 ms (queue depth 3)\n";
 /** CJK, emoji (surrogate pairs), accents and ASCII, repeated into a long compressible text. */
@@ -136,7 +140,9 @@ describe("reads and search over compressed fragment text", () => {
 
 	it("stores the tool output compressed", () => {
 		const row = db
-			.prepare("SELECT typeof(text) AS c, length(text) AS n FROM fragments WHERE kind = 'tool_result'")
+			.prepare(
+				`SELECT typeof(text) AS c, length(text) AS n FROM fragments WHERE kind = ${codeSql("kind", "tool_result")}`,
+			)
 			.get() as {
 			c: string;
 			n: number;
@@ -196,7 +202,7 @@ describe("the rest of a long fragment comes from its session file", () => {
 
 	it("keeps a word past the head searchable when a branch retags the fragment (regression: retag from the head)", async () => {
 		const s = await indexed("retag", "quokkaword");
-		const before = db.prepare("SELECT branch_state AS b FROM events WHERE entry_id = ?").get(s.resultId) as {
+		const before = db.prepare(BRANCH_OF).get(s.resultId) as {
 			b: string;
 		};
 		expect(before.b).toBe("selected");
@@ -204,7 +210,7 @@ describe("the rest of a long fragment comes from its session file", () => {
 		s.lines.branchFrom(s.userId);
 		writeFileSync(s.file, s.lines.assistant("another way"), { flag: "a" });
 		expect((await new SourceSyncer(db).sync(s.file)).status).toBe("indexed");
-		const after = db.prepare("SELECT branch_state AS b FROM events WHERE entry_id = ?").get(s.resultId) as {
+		const after = db.prepare(BRANCH_OF).get(s.resultId) as {
 			b: string;
 		};
 		expect(after.b).toBe("alternate");

@@ -6,6 +6,7 @@
  */
 
 import type { BranchState, SelectionState } from "../../contract.js";
+import { decodedSql, decodedTimestampSql } from "../../store/column-codes.js";
 import { isStoreDamage } from "../../store/db.js";
 import { allViaJson, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
@@ -55,17 +56,17 @@ const JOIN_COLUMNS = {
 	sourceId: "f.source_id",
 	seq: "f.event_seq",
 	ord: "f.ord",
-	kind: "f.kind",
+	kind: decodedSql("kind", "f.kind"),
 	charCount: "f.char_count",
 	fragmentToolName: "f.tool_name",
 	entryId: "e.entry_id",
-	entryType: "e.entry_type",
-	role: "e.role",
+	entryType: decodedSql("entryType", "e.entry_type"),
+	role: decodedSql("role", "e.role"),
 	eventToolName: "e.tool_name",
 	isError: "e.is_error",
-	timestamp: "e.timestamp",
-	branchState: "e.branch_state",
-	selectionState: "e.selection_state",
+	timestamp: decodedTimestampSql("e.timestamp"),
+	branchState: decodedSql("branchState", "e.branch_state"),
+	selectionState: decodedSql("selectionState", "e.selection_state"),
 	sessionId: "s.session_id",
 	sessionName: "s.session_name",
 	cwd: "s.cwd",

@@ -6,6 +6,7 @@
  * name, its workspace, or the month the event happened in ("what did Caroline paint in May"). Bounded: a few short
  * texts per event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
  */
+import { codeSql, inCodesSql } from "../../store/column-codes.js";
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { all, type QueryDb } from "../db.js";
@@ -107,12 +108,12 @@ function contextTexts(db: QueryDb, rows: readonly CandidateRow[]): Map<string, s
 		CROSS JOIN fragments f ON f.source_id = w.value ->> 0
 			AND f.event_seq BETWEEN (w.value ->> 1) - ? AND (w.value ->> 1) + ?
 			AND f.event_seq <> w.value ->> 1
-		WHERE f.kind IN (SELECT value FROM json_each(?))
+		WHERE ${inCodesSql("kind", "f.kind", TURN_KINDS)}
 		UNION ALL
 		SELECT w.value ->> 0, w.value ->> 1, (SELECT f.text FROM fragments f
-			WHERE f.source_id = w.value ->> 0 AND f.kind = 'user_text' ORDER BY f.event_seq LIMIT 1)
+			WHERE f.source_id = w.value ->> 0 AND f.kind = ${codeSql("kind", "user_text")} ORDER BY f.event_seq LIMIT 1)
 		FROM json_each(?) w`,
-		[JSON.stringify(wanted), NEIGHBOUR_TURNS, NEIGHBOUR_TURNS, JSON.stringify(TURN_KINDS), JSON.stringify(wanted)],
+		[JSON.stringify(wanted), NEIGHBOUR_TURNS, NEIGHBOUR_TURNS, JSON.stringify(wanted)],
 	);
 	const texts = new Map<string, string[]>();
 	for (const r of found) {

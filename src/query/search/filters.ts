@@ -5,8 +5,15 @@
  * filter sentence of the prompt are derived from this list: adding a filter touches this file only.
  */
 import path from "node:path";
-import type { BranchState, EventSearchRequest, SelectionState } from "../../contract.js";
-import { SEMANTIC_KINDS } from "../../contract.js";
+import {
+	BRANCH_STATES,
+	ENTRY_TYPES,
+	type EventSearchRequest,
+	MESSAGE_ROLES,
+	SELECTION_STATES,
+	SEMANTIC_KINDS,
+} from "../../contract.js";
+import { type CodedColumn, inCodesSql, timestampBoundSql } from "../../store/column-codes.js";
 import { didYouMean } from "../../text/did-you-mean.js";
 import { dayRangeTags, tag } from "../../text/fragment-tags.js";
 import { resolveTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
@@ -65,30 +72,8 @@ export interface SearchFilter<T = unknown> {
 	sql(value: T, ctx: FilterContext): SqlClause;
 }
 
-const BRANCH_STATES: readonly BranchState[] = ["selected", "alternate", "unknown"];
-const SELECTION_STATES: readonly SelectionState[] = [
-	"direct",
-	"summarized",
-	"not-selected",
-	"not-applicable",
-	"unknown",
-];
-/** Entry types Pi writes (src/project/project-entry.ts projects each); `kinds` accepts them beside the kinds. */
-const ENTRY_TYPES = [
-	"message",
-	"compaction",
-	"branch_summary",
-	"custom_message",
-	"custom",
-	"label",
-	"session_info",
-	"model_change",
-	"thinking_level_change",
-] as const;
 /** Values of `kinds`: every semantic kind, then the entry types that are not also a kind. */
 const KIND_VALUES: readonly string[] = [...new Set<string>([...SEMANTIC_KINDS, ...ENTRY_TYPES])];
-/** Message roles as the index records them (src/project/project-entry.ts; v2's hookMessage is custom). */
-const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom"] as const;
 
 /** Visible cwds beyond which a tag form is not built (the SQL check alone applies). */
 export const MAX_TAG_ALTERNATIVES = 400;
@@ -145,7 +130,7 @@ export function cwdTags(db: QueryDb, keep: (cwd: string) => boolean): { tokens: 
 
 const listFilter = (
 	field: "roles" | "toolNames",
-	column: string,
+	column: string | { coded: CodedColumn; expr: string },
 	toTag: (v: string) => string,
 	description: string,
 	promptName: string,
@@ -159,7 +144,10 @@ const listFilter = (
 	flags: [flag],
 	parse: (v) => (values ? enumList(field, v, values) : stringList(field, v)),
 	tags: (list) => anyOf(list.map(toTag)),
-	sql: (list) => ({ sql: `${column} IN (${placeholders(list.length)})`, params: list }),
+	sql: (list) =>
+		typeof column === "string"
+			? { sql: `${column} IN (${placeholders(list.length)})`, params: list }
+			: { sql: inCodesSql(column.coded, column.expr, list), params: [] },
 });
 
 const sessionFilter: SearchFilter<string> = {
@@ -208,8 +196,8 @@ const kindsFilter: SearchFilter<string[]> = {
 	parse: (v) => enumList("kinds", v, KIND_VALUES),
 	tags: (kinds) => anyOf(kinds.flatMap((k) => [tag.kind(k), tag.entryType(k)])),
 	sql: (kinds) => ({
-		sql: `(f.kind IN (${placeholders(kinds.length)}) OR e.entry_type IN (${placeholders(kinds.length)}))`,
-		params: [...kinds, ...kinds],
+		sql: `(${inCodesSql("kind", "f.kind", kinds)} OR ${inCodesSql("entryType", "e.entry_type", kinds)})`,
+		params: [],
 	}),
 };
 
@@ -263,23 +251,17 @@ const timeFilter: SearchFilter<TimeRange> = {
 		return tokens === undefined ? undefined : anyOf(tokens);
 	},
 	sql(range) {
-		const parts: string[] = [];
-		const params: string[] = [];
-		if (range.from !== undefined) {
-			parts.push("e.timestamp >= ?");
-			params.push(range.from);
-		}
-		if (range.to !== undefined) {
-			parts.push("e.timestamp <= ?");
-			params.push(range.to);
-		}
-		return { sql: parts.join(" AND "), params };
+		const bounds = [
+			...(range.from !== undefined ? [timestampBoundSql("e.timestamp", ">=", range.from)] : []),
+			...(range.to !== undefined ? [timestampBoundSql("e.timestamp", "<=", range.to)] : []),
+		];
+		return { sql: bounds.map((b) => b.sql).join(" AND "), params: bounds.flatMap((b) => b.params) };
 	},
 };
 
 const stateFilter = <T extends string>(
 	field: "branchStates" | "selectionStates",
-	column: string,
+	column: { coded: CodedColumn; expr: string },
 	allowed: readonly T[],
 	toTag: (v: string) => string,
 	description: string,
@@ -292,7 +274,7 @@ const stateFilter = <T extends string>(
 	flags: [flag],
 	parse: (v) => enumList(field, v, allowed),
 	tags: (list) => anyOf(list.map(toTag)),
-	sql: (list) => ({ sql: `${column} IN (${placeholders(list.length)})`, params: list }),
+	sql: (list) => ({ sql: inCodesSql(column.coded, column.expr, list), params: [] }),
 });
 
 /** Every search filter, in the order the schema, the CLI help and the prompt list them. */
@@ -302,16 +284,16 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 	kindsFilter,
 	listFilter(
 		"roles",
-		"e.role",
+		{ coded: "role", expr: "e.role" },
 		tag.role,
-		`Message roles: ${ROLES.join(", ")}.`,
+		`Message roles: ${MESSAGE_ROLES.join(", ")}.`,
 		"roles",
 		{
 			flag: "role",
 			value: "R",
 			help: "message role, e.g. user, assistant, toolResult (repeatable)",
 		},
-		ROLES,
+		MESSAGE_ROLES,
 	),
 	listFilter(
 		"toolNames",
@@ -325,7 +307,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 	timeFilter,
 	stateFilter(
 		"branchStates",
-		"e.branch_state",
+		{ coded: "branchState", expr: "e.branch_state" },
 		BRANCH_STATES,
 		tag.branch,
 		"selected = on the session's current path; alternate = an abandoned branch.",
@@ -333,7 +315,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 	),
 	stateFilter(
 		"selectionStates",
-		"e.selection_state",
+		{ coded: "selectionState", expr: "e.selection_state" },
 		SELECTION_STATES,
 		tag.selection,
 		"direct = still in context; summarized = replaced by a compaction summary.",

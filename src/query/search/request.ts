@@ -3,8 +3,10 @@
  * every candidate must match inside the FTS index (filters, authorization, hidden retrieval calls, the caller's own
  * session), and the exact SQL checks re-applied to the rows the index returns.
  */
+
 import path from "node:path";
 import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../contract.js";
+import { codeSql } from "../../store/column-codes.js";
 import { tag } from "../../text/fragment-tags.js";
 import type { QuestionAsks } from "../../text/natural-query.js";
 import { authorizationSql, authorizedRoots, isVisibleCwd, type SqlClause } from "../authorize.js";
@@ -88,7 +90,7 @@ export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerC
 	if (hidden.length === RETRIEVAL_TOOL_NAMES.length) plan.tagExclusions.push(`"${tag.retrieval()}"`);
 	if (hidden.length > 0) {
 		plan.checks.push({
-			sql: `(f.tool_name IS NULL OR f.tool_name NOT IN (${placeholders(hidden.length)})) AND NOT (e.role = 'toolResult' AND coalesce(e.tool_name, '') IN (${placeholders(hidden.length)}))`,
+			sql: `(f.tool_name IS NULL OR f.tool_name NOT IN (${placeholders(hidden.length)})) AND NOT (e.role = ${codeSql("role", "toolResult")} AND coalesce(e.tool_name, '') IN (${placeholders(hidden.length)}))`,
 			params: [...hidden, ...hidden],
 		});
 	}

@@ -2,10 +2,12 @@
  * Brute-force search oracle: every fragment of the store read without the FTS index, tokenized in JS, and every
  * filter evaluated in JS from its documented meaning. Unbounded and slow: for comparing against searchEvents.
  */
+
 import path from "node:path";
 import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../../src/contract.js";
 import { isInsideRoot } from "../../../src/query/authorize.js";
 import type { QueryDb } from "../../../src/query/db.js";
+import { decodedSql, decodedTimestampSql } from "../../../src/store/column-codes.js";
 import { normalizeToken, unicode61Tokens } from "../../../src/text/query-compiler.js";
 
 interface Row {
@@ -30,9 +32,11 @@ interface Row {
 export function oracleSearch(db: QueryDb, req: EventSearchRequest, callerCwd = "/"): Set<string> {
 	const rows = db
 		.prepare(
-			`SELECT f.source_id AS sourceId, f.event_seq AS seq, e.entry_id AS entryId, f.kind, f.text,
-				f.tool_name AS fragmentTool, e.entry_type AS entryType, e.role, e.tool_name AS eventTool,
-				e.is_error AS isError, e.timestamp, e.branch_state AS branchState, e.selection_state AS selectionState,
+			`SELECT f.source_id AS sourceId, f.event_seq AS seq, e.entry_id AS entryId, ${decodedSql("kind", "f.kind")} AS kind, f.text,
+				f.tool_name AS fragmentTool, ${decodedSql("entryType", "e.entry_type")} AS entryType,
+				${decodedSql("role", "e.role")} AS role, e.tool_name AS eventTool, e.is_error AS isError, ${decodedTimestampSql("e.timestamp")} AS timestamp,
+				${decodedSql("branchState", "e.branch_state")} AS branchState,
+				${decodedSql("selectionState", "e.selection_state")} AS selectionState,
 				s.session_id AS sessionId, s.cwd
 			FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 			JOIN sources s ON s.id = f.source_id`,

@@ -1,0 +1,119 @@
+/**
+ * Columns whose values come from a small known set are stored as small integers: the value's position in its list
+ * below (SQLite stores 0 and 1 in no bytes and other small integers in one, against 6–18 bytes of text). The ONE
+ * module that maps values to codes for inserts and bound parameters, and codes back to values in SQL (`decodedSql`),
+ * so every query that selects such a column reads the same text it always did. Trade and numbers: docs/store.md,
+ * "Coded columns".
+ *
+ * A value missing from its list (Pi may write an entry type or role this version does not know) is stored as its
+ * text. The columns have INTEGER affinity, which would turn text that looks like a number into a number, that is into
+ * another value's code, so such text is stored as a BLOB instead. The lists are part of the index format
+ * (src/store/format.ts): reordering or removing a value needs a new format; appending one does too, since rows of the
+ * old format hold that value as text.
+ */
+import { BRANCH_STATES, ENTRY_TYPES, MESSAGE_ROLES, SELECTION_STATES, SEMANTIC_KINDS } from "../contract.js";
+
+/** The coded columns: the values of each, in code order. */
+export const CODED_COLUMNS = {
+	/** events.entry_type */
+	entryType: ENTRY_TYPES,
+	/** events.role */
+	role: MESSAGE_ROLES,
+	/** events.branch_state */
+	branchState: BRANCH_STATES,
+	/** events.selection_state */
+	selectionState: SELECTION_STATES,
+	/** fragments.kind */
+	kind: SEMANTIC_KINDS,
+} as const satisfies Record<string, readonly string[]>;
+
+/** A coded column, by its row-field name. */
+export type CodedColumn = keyof typeof CODED_COLUMNS;
+
+/** A coded column's stored value: a code, unknown text, or unknown numeric-looking text as UTF-8 bytes. */
+export type StoredCode = number | string | Uint8Array;
+
+const codeMap = (values: readonly string[]) => new Map<string, number>(values.map((v, i) => [v, i]));
+const CODE_OF: Record<CodedColumn, ReadonlyMap<string, number>> = {
+	entryType: codeMap(CODED_COLUMNS.entryType),
+	role: codeMap(CODED_COLUMNS.role),
+	branchState: codeMap(CODED_COLUMNS.branchState),
+	selectionState: codeMap(CODED_COLUMNS.selectionState),
+	kind: codeMap(CODED_COLUMNS.kind),
+};
+
+/** True when SQLite's INTEGER affinity would store `text` as a number. */
+function looksNumeric(text: string): boolean {
+	return text.trim() !== "" && Number.isFinite(Number(text));
+}
+
+/** The value to store (or bind) for `value` of `column`. */
+export function encodeCode(column: CodedColumn, value: string): StoredCode {
+	const code = CODE_OF[column].get(value);
+	if (code !== undefined) return code;
+	return looksNumeric(value) ? Buffer.from(value, "utf8") : value;
+}
+
+/** encodeCode, keeping null. */
+export function encodeNullableCode(column: CodedColumn, value: string | null | undefined): StoredCode | null {
+	return value == null ? null : encodeCode(column, value);
+}
+
+/** The SQL literal of a known value's code, for conditions written into a statement (`e.role = ${codeSql(…)}`). */
+export function codeSql(column: CodedColumn, value: (typeof CODED_COLUMNS)[CodedColumn][number]): string {
+	const code = CODE_OF[column].get(value);
+	if (code === undefined) throw new Error(`"${value}" has no code in ${column}`);
+	return String(code);
+}
+
+/** An SQL expression giving the text of the coded column `expr` (NULL stays NULL). */
+export function decodedSql(column: CodedColumn, expr: string): string {
+	const whens = CODED_COLUMNS[column].map((v, i) => `WHEN ${i} THEN '${v}'`).join(" ");
+	return `CASE ${expr} ${whens} ELSE CAST(${expr} AS TEXT) END`;
+}
+
+/** An SQL condition: `expr` holds one of `values` (those this version has codes for; none known gives false). */
+export function inCodesSql(column: CodedColumn, expr: string, values: readonly string[]): string {
+	const codes = values.flatMap((v) => {
+		const code = CODE_OF[column].get(v);
+		return code === undefined ? [] : [code];
+	});
+	return codes.length === 0 ? "0" : `${expr} IN (${codes.join(", ")})`;
+}
+
+/** The one timestamp form stored as a number: Date#toISOString's for years 0000–9999 (what Pi writes). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The value to store for an entry's timestamp (events.timestamp, INTEGER affinity): epoch milliseconds when `text` is
+ * exactly what toISOString gives for them (6 bytes instead of 24), otherwise the text as it was (bytes when it looks
+ * numeric, as for codes).
+ */
+export function encodeTimestamp(text: string): StoredCode {
+	if (ISO_INSTANT.test(text)) {
+		const ms = Date.parse(text);
+		if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return ms;
+	}
+	return looksNumeric(text) ? Buffer.from(text, "utf8") : text;
+}
+
+/** An SQL expression giving the timestamp text of `expr` (strftime writes toISOString's form for years 0000–9999). */
+export function decodedTimestampSql(expr: string): string {
+	return `CASE WHEN typeof(${expr}) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${expr} / 1000.0, 'unixepoch')
+		ELSE CAST(${expr} AS TEXT) END`;
+}
+
+/**
+ * An SQL condition: the timestamp `expr` is at or after (`>=`) or at or before (`<=`) the ISO instant `iso`, compared
+ * as instants for stored numbers and as text for timestamps kept as text (as they always were).
+ */
+export function timestampBoundSql(
+	expr: string,
+	op: ">=" | "<=",
+	iso: string,
+): { sql: string; params: [number, string] } {
+	return {
+		sql: `(CASE WHEN typeof(${expr}) = 'integer' THEN ${expr} ${op} ? ELSE ${expr} ${op} ? END)`,
+		params: [Date.parse(iso), iso],
+	};
+}
