@@ -34,6 +34,11 @@ export interface SyncOptions {
 	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
 	shouldStop?: () => boolean;
 	/**
+	 * Checked after each chunk that completed a line: true ends the batch there, so a hot-path writer that is waiting
+	 * gets the write lock after one chunk (`chunkBytes`) instead of one whole batch (catch-up.ts).
+	 */
+	endBatchEarly?: () => boolean;
+	/**
 	 * Longest time one attempt to start a write transaction may block this thread (the hot path's frame budget);
 	 * unset: the connection's busy timeout. Another process holding the write lock longer makes the sync "busy".
 	 */
@@ -283,6 +288,7 @@ export class SourceSyncer {
 
 		for (;;) {
 			if (state.byteOffset - row.offset >= batchBytes) break;
+			if (state.byteOffset > row.offset && o.endBatchEarly?.()) break;
 			const next = nextParseBuffer(reader, pending, maxLine);
 			if (!next) break;
 			pending = next;

@@ -85,3 +85,35 @@ describe("a line much longer than the read chunk", () => {
 		expect(small).toEqual(await rows(8 << 20));
 	});
 });
+
+describe("a batch that a waiting writer ends early", () => {
+	it("ends after the chunk that completed a line, and the next batches index the rest exactly once", async () => {
+		const index = async (endBatchEarly?: () => boolean) => {
+			const { db, dir } = await store();
+			const path = join(dir, "s.jsonl");
+			const lines = lineFactory({ sessionId: "fixed" });
+			const turns = Array.from({ length: 40 }, (_, k) => lines.user(`turn ${k} ${"filler ".repeat(300)}`));
+			writeFileSync(path, lines.header() + turns.join(""));
+			let batches = 1;
+			const between = async () => {
+				batches++;
+			};
+			const r = await new SourceSyncer(db).sync(path, {
+				batchBytes: 1 << 20,
+				chunkBytes: 8 << 10,
+				between,
+				endBatchEarly,
+			});
+			expect(r.status).toBe("indexed");
+			const rows = db.prepare("SELECT entry_id, byte_start, hex(line_hash) AS h FROM events ORDER BY seq").all();
+			return { batches, rows };
+		};
+		const whole = await index();
+		expect(whole.batches).toBe(1);
+		// The file is about 90 KiB: one 1 MiB batch, or one batch per 8 KiB chunk when a writer is always waiting.
+		const early = await index(() => true);
+		expect(early.batches).toBeGreaterThanOrEqual(10);
+		expect(early.rows).toHaveLength(40);
+		expect(early.rows).toEqual(whole.rows);
+	});
+});
