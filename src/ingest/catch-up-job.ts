@@ -74,7 +74,7 @@ export const BULK_BATCH_BYTES = 256 << 10;
 /**
  * Read (and parse) size within a bulk batch. A waiting hot-path writer ends the batch after the current chunk, so it
  * waits for at most this much work instead of a whole batch: contention p95 (figure 8, generated corpus) 20.3 and
- * 22.6 ms with whole 256 KiB batches, 18.8 and 19.2 ms with 64 KiB ones (docs/benchmarks.md).
+ * 22.6 ms with whole 256 KiB batches, 17.7 ms with batches that end early after a 64 KiB chunk (docs/benchmarks.md).
  */
 export const BULK_CHUNK_BYTES = 64 << 10;
 

@@ -2,7 +2,6 @@
  * Row-level writes for one source: events, fragments, their FTS bodies, tree states and the checkpoint.
  * Every function here runs inside the caller's write transaction.
  */
-
 import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";

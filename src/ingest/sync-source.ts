@@ -34,8 +34,8 @@ export interface SyncOptions {
 	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
 	shouldStop?: () => boolean;
 	/**
-	 * Checked after each chunk that completed a line: true ends the batch there, so a hot-path writer that is waiting
-	 * gets the write lock after one chunk (`chunkBytes`) instead of one whole batch (catch-up.ts).
+	 * Checked before each further chunk once the batch has indexed a line: true ends the batch there, so a hot-path
+	 * writer that is waiting gets the write lock after one chunk (`chunkBytes`) instead of one whole batch (catch-up.ts).
 	 */
 	endBatchEarly?: () => boolean;
 	/**

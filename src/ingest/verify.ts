@@ -3,7 +3,6 @@
  * differ from a fresh parse of the committed bytes, fragment or FTS rows out of step, checkpoints past the file end.
  * Reads whole files, so it is a maintenance tool (CLI `verify`, tests), never on a hot path.
  */
-
 import { readFileSync, statSync } from "node:fs";
 import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { SessionHeader } from "../parse/types.js";

@@ -3,7 +3,6 @@
  * session file, whole-text.ts) and previews. Apart from rows.ts so that modules needing only rows (the CLI's flag
  * declarations, coverage) do not load the session-file reader.
  */
-
 import type { SemanticKind, TraceNode } from "../contract.js";
 import { codeSql, decodedSql } from "../store/column-codes.js";
 import type { StoredFragmentText } from "../store/fragment-text.js";

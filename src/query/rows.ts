@@ -2,7 +2,6 @@
  * Row shapes and small indexed lookups shared by read, trace and lineage. Every lookup goes through an index on
  * (source_id, entry_id / parent_id / link_id / seq) so cost never grows with session length.
  */
-
 import path from "node:path";
 import type { BranchState, Coverage, EventMetadata, EventRef, SelectionState } from "../contract.js";
 import { codeSql, decodedSql, decodedTimestampSql } from "../store/column-codes.js";

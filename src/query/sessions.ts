@@ -4,7 +4,6 @@
  * accepted). From the sources table plus each session's last entry; no transcript is read. Used by the CLI's
  * `sessions` command; no tool returns it. Session files are named only by `sessionFiles`, for people (the CLI).
  */
-
 import type { Coverage, EventSearchRequest } from "../contract.js";
 import { decodedTimestampSql } from "../store/column-codes.js";
 import { type AuthorizedRoots, authorizationSql, authorizedRoots, type SqlClause } from "./authorize.js";

@@ -3,7 +3,6 @@
  * related edges (tool call ↔ result, compaction, branch summary, labels, file evidence, cross-session forks).
  * Transitive traversal of related edges is opt-in (`depth` > 1) and bounded by the budgets.
  */
-
 import type { EventTrace, TraceEdge, TraceEdgeKind } from "../contract.js";
 import { codeSql } from "../store/column-codes.js";
 import type { AuthorizedRoots } from "./authorize.js";

@@ -14,7 +14,7 @@
  * 4: two FTS columns (migration 0007): all text in column 0, the tags in column 1; a fragment's rank weight class is
  * its id modulo rank.ts ID_STRIDE instead of the column its text is in.
  * 5: coded columns and events without rowid (migration 0008): entry types, roles, tree states and fragment kinds
- * stored as small integers (column-codes.ts).
+ * stored as small integers, timestamps as epoch ms (column-codes.ts).
  */
 export const INDEX_FORMAT = 5;
 

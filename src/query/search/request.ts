@@ -3,7 +3,6 @@
  * every candidate must match inside the FTS index (filters, authorization, hidden retrieval calls, the caller's own
  * session), and the exact SQL checks re-applied to the rows the index returns.
  */
-
 import path from "node:path";
 import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../contract.js";
 import { codeSql } from "../../store/column-codes.js";
