@@ -6,6 +6,7 @@ import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN, weightClass } from "../query/rank.js";
+import { AttributeSetWriter } from "../store/attribute-sets.js";
 import {
 	decodedSql,
 	decodedTimestampSql,
@@ -74,9 +75,11 @@ export class SourceRows {
 	private readonly stateOf;
 	private readonly cwdOfSource;
 	private readonly idUse;
+	private readonly attributeSets;
 	private readonly updates = new Map<string, ReturnType<SqliteDb["prepare"]>>();
 
 	constructor(private readonly db: SqliteDb) {
+		this.attributeSets = new AttributeSetWriter(db);
 		this.byPath = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE path = ?`);
 		this.byIdentity = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE dev = ? AND ino = ?`);
 		// No RETURNING: it makes the INSERT a statement transaction, and every statement savepoint flushes FTS5's
@@ -160,6 +163,7 @@ export class SourceRows {
 		let fragmentCount = 0;
 		// Ids are slot × ID_STRIDE + weight class (rank.ts); the writer holds the store lock, so the slots are its own.
 		let slot = (this.nextSlot.get() as { slot: number }).slot;
+		const attributes = this.attributeSets.batch();
 		for (const e of projected) {
 			const s = states(e.seq);
 			this.insertEvent.run(
@@ -178,7 +182,7 @@ export class SourceRows {
 				e.byteEnd,
 				lineHash(e.seq),
 				e.linkId ?? null,
-				JSON.stringify(e.attributes),
+				attributes(e.attributes),
 				JSON.stringify(e.files),
 				encodeCode("branchState", s.branchState),
 				encodeCode("selectionState", s.selectionState),

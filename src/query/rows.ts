@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import type { BranchState, Coverage, EventMetadata, EventRef, SelectionState } from "../contract.js";
+import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { codeSql, decodedSql, decodedTimestampSql } from "../store/column-codes.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
@@ -58,7 +59,7 @@ export interface EventLite {
 export const EVENT_COLUMNS = `e.source_id AS sourceId, e.seq AS seq, e.entry_id AS entryId, e.parent_id AS parentId,
 	${decodedSql("entryType", "e.entry_type")} AS entryType, ${decodedSql("role", "e.role")} AS role,
 	e.tool_name AS toolName, e.tool_call_id AS toolCallId, e.is_error AS isError, ${decodedTimestampSql("e.timestamp")} AS timestamp,
-	e.link_id AS linkId, e.attributes AS attributes, e.files AS files,
+	e.link_id AS linkId, ${decodedAttributesSql("e.attributes")} AS attributes, e.files AS files,
 	${decodedSql("branchState", "e.branch_state")} AS branchState,
 	${decodedSql("selectionState", "e.selection_state")} AS selectionState`;
 
@@ -144,7 +145,7 @@ export function linkedTo(db: QueryDb, sourceId: number, entryId: string, limit: 
 export function currentLabel(db: QueryDb, sourceId: number, entryId: string): string | undefined {
 	const row = get<{ seq: number; attributes: string; text: StoredFragmentText | null }>(
 		db,
-		`SELECT e.seq AS seq, e.attributes AS attributes,
+		`SELECT e.seq AS seq, ${decodedAttributesSql("e.attributes")} AS attributes,
 			(SELECT f.text FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq ORDER BY f.ord LIMIT 1)
 				AS text
 		FROM events e INDEXED BY events_link WHERE e.source_id = ? AND e.link_id = ? AND e.entry_type = ${codeSql("entryType", "label")}

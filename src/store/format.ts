@@ -15,8 +15,10 @@
  * its id modulo rank.ts ID_STRIDE instead of the column its text is in.
  * 5: coded columns and events without rowid (migration 0008): entry types, roles, tree states and fragment kinds
  * stored as small integers, timestamps as epoch ms (column-codes.ts).
+ * 6: attribute objects shared by many events stored once (migration 0009, attribute-sets.ts); stored heads of 1,000
+ * code points instead of 2,000 (fragment-text.ts).
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

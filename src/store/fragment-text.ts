@@ -40,11 +40,10 @@ const decoder = new TextDecoder("utf-8");
 
 /**
  * Code points of a fragment's text kept in the index. Proximity ranking and search context read no more than this
- * (rank.ts RERANK_FRAGMENT_CHARS, context.ts): measured on the ranking and natural-question sets, proximity over the
- * first 2,000 code points ranks exactly as over the first 32,000. Fragments longer than this are 7-12 % of all and hold
- * 68-78 % of the text (both 1 GB corpora).
+ * (rank.ts RERANK_FRAGMENT_CHARS, context.ts, answer-type.ts): measured on the ranking and natural-question sets,
+ * proximity over the first 1,000 code points ranks exactly as over the first 2,000 and 32,000 (docs/store.md).
  */
-export const STORED_HEAD_CHARS = 2_000;
+export const STORED_HEAD_CHARS = 1_000;
 
 /** The part of `text` the index keeps: the whole text, or its first STORED_HEAD_CHARS code points. */
 export function storedPart(text: string): string {

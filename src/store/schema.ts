@@ -102,7 +102,7 @@ export const events = sqliteTable(
 		lineHash: blob("line_hash", { mode: "buffer" }),
 		/** compaction → firstKeptEntryId, branch_summary → fromId, label → targetId. */
 		linkId: text("link_id"),
-		/** JSON object of small scalar metadata. */
+		/** JSON object of small scalar metadata, or the id (digits) of its row in attribute_sets: attribute-sets.ts. */
 		attributes: text("attributes").notNull().default("{}"),
 		/** JSON array of file paths named by the entry (trace file evidence). */
 		files: text("files").notNull().default("[]"),
@@ -134,7 +134,7 @@ export const fragments = sqliteTable(
 		ord: integer("ord").notNull(),
 		/** A coded column (column-codes.ts). */
 		kind: integer("kind").notNull(),
-		/** The first 2,000 code points (all when shorter), TEXT or brotli BLOB: only store/fragment-text.ts reads it. */
+		/** The first STORED_HEAD_CHARS code points (all when shorter), TEXT or brotli BLOB: only store/fragment-text.ts reads it. */
 		text: text("text").notNull(),
 		/** Length of text in Unicode code points. */
 		charCount: integer("char_count").notNull(),
@@ -148,6 +148,16 @@ export const fragments = sqliteTable(
 		uniqueIndex("fragments_event_ord").on(t.sourceId, t.eventSeq, t.ord),
 		index("fragments_tool_call").on(t.sourceId, t.toolCallId).where(sql.raw("tool_call_id IS NOT NULL")),
 	],
+);
+
+/** Attribute objects shared by many events, each stored once (attribute-sets.ts). */
+export const attributeSets = sqliteTable(
+	"attribute_sets",
+	{
+		id: integer("id").primaryKey(),
+		json: text("json").notNull(),
+	},
+	(t) => [uniqueIndex("attribute_sets_json").on(t.json)],
 );
 
 export type SourceRow = typeof sources.$inferSelect;

@@ -100,8 +100,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0005_line_hash), as if an older version had created the store.
-		first.db.exec("ALTER TABLE events DROP COLUMN line_hash");
+		// Undo the last migration (0009_attribute_sets), as if an older version had created the store.
+		first.db.exec("DROP TABLE attribute_sets");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -112,9 +112,11 @@ describe("openStore", () => {
 		expect(journal(second)).toHaveLength(knownMigrations().length);
 		expect(logEvents(dir, "store.migrated")).toBe(1);
 		const tables = second.db
-			.prepare("SELECT name FROM sqlite_master WHERE name IN ('fragments_fts', 'fragments_fts_delete') ORDER BY name")
+			.prepare(
+				"SELECT name FROM sqlite_master WHERE name IN ('attribute_sets', 'fragments_fts', 'fragments_fts_delete') ORDER BY name",
+			)
 			.all() as Array<{ name: string }>;
-		expect(tables.map((t) => t.name)).toEqual(["fragments_fts", "fragments_fts_delete"]);
+		expect(tables.map((t) => t.name)).toEqual(["attribute_sets", "fragments_fts", "fragments_fts_delete"]);
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {

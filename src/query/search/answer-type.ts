@@ -5,13 +5,14 @@
  * `load_events.py`, a code span). Among the relaxed tier's best candidates those that state one are favoured
  * (tiers.ts). Bounded: one read of the opening of each of the best ANSWER_ROWS candidates, for such a question only.
  */
+import { STORED_HEAD_CHARS } from "../../store/fragment-text.js";
 import type { QuestionAsks } from "../../text/natural-query.js";
 import type { QueryDb } from "../db.js";
 import type { CandidateRow } from "./candidates.js";
 import { fragmentOpenings } from "./coalesce.js";
 
-/** Characters read of each event: an answer is stated early in a turn or an output. */
-const ANSWER_CHARS = 2_000;
+/** Characters read of each event (its stored head): an answer is stated early in a turn or an output. */
+const ANSWER_CHARS = STORED_HEAD_CHARS;
 
 /** A digit, or a number written out ("two kids", "three mornings a week"), as a whole ASCII word. */
 const NUMBER =

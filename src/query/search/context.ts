@@ -7,15 +7,15 @@
  * texts per event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
  */
 import { codeSql, inCodesSql } from "../../store/column-codes.js";
-import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
+import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { all, type QueryDb } from "../db.js";
 import type { CandidateRow } from "./candidates.js";
 import { eventKey } from "./coalesce.js";
 import type { SearchTerm } from "./terms.js";
 
-/** Characters read of each context text: a turn's opening says what it is about. */
-const CONTEXT_CHARS = 2_000;
+/** Characters read of each context text (its stored head): a turn's opening says what it is about. */
+const CONTEXT_CHARS = STORED_HEAD_CHARS;
 
 /** Turns read on each side of the event. */
 const NEIGHBOUR_TURNS = 1;
