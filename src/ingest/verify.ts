@@ -9,6 +9,7 @@ import type { SessionHeader } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent } from "../project/types.js";
+import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { decodedSql } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
 import { type DiscoveryRoot, discoverFiles } from "./discover.js";
@@ -51,6 +52,7 @@ interface StoredEvent {
 	selectionState: string;
 	fragments: number;
 	lineHash: Uint8Array | null;
+	attributes: string | null;
 }
 
 /** The header-derived columns of a source, compared with the file's header. */
@@ -90,6 +92,7 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 		`SELECT e.seq, e.entry_id AS entryId, ${decodedSql("entryType", "e.entry_type")} AS entryType,
 			e.byte_start AS byteStart, e.byte_end AS byteEnd, ${decodedSql("branchState", "e.branch_state")} AS branchState,
 			${decodedSql("selectionState", "e.selection_state")} AS selectionState, e.line_hash AS lineHash,
+			${decodedAttributesSql("e.attributes")} AS attributes,
 			(SELECT count(*) FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq) AS fragments
 		FROM events e WHERE e.source_id = ? ORDER BY e.seq`,
 	);
@@ -131,6 +134,12 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 					path: s.path,
 					kind: "event-differs",
 					detail: `seq ${e.seq}: index has ${got.entryId}@${got.byteStart}, file has ${e.entryId}@${e.byteStart}`,
+				});
+			} else if (got.attributes !== JSON.stringify(e.attributes)) {
+				add({
+					path: s.path,
+					kind: "event-differs",
+					detail: `entry ${e.entryId}: attributes ${got.attributes ?? "missing"} indexed, ${JSON.stringify(e.attributes)} expected`,
 				});
 			} else if (got.fragments !== e.fragments.length) {
 				add({

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { verifyIndex } from "../../src/ingest/verify.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
@@ -80,6 +81,15 @@ describe("attribute sets", () => {
 			stopReason: "error",
 			errorMessage: "boom",
 		});
+
+		// verify reads the stored objects too: a set that no longer says what the line said is a difference.
+		const roots = [{ path: dir.dir, subfolders: false }];
+		expect(verifyIndex(db, roots).differences).toEqual([]);
+		db.prepare("UPDATE attribute_sets SET json = ? WHERE id = ?").run('{"provider":"other"}', sets[0]?.id);
+		const found = verifyIndex(db, roots).differences;
+		expect(found.map((d) => d.kind)).toEqual(Array(5).fill("event-differs"));
+		expect(found[0]?.detail).toContain('{"provider":"other"}');
+		db.prepare("UPDATE attribute_sets SET json = ? WHERE id = ?").run(sets[0]?.json, sets[0]?.id);
 	});
 
 	it("regression: a rolled-back batch's sets are not referenced by a later batch", () => {
