@@ -65,6 +65,34 @@ export const SEMANTIC_KINDS: readonly SemanticKind[] = [
 	"custom_data",
 ];
 
+/** Which entries can project into a fragment kind: their entry types and (for messages) roles. */
+export interface KindOrigin {
+	entryTypes: readonly (typeof ENTRY_TYPES)[number][];
+	roles: readonly (typeof MESSAGE_ROLES)[number][];
+}
+
+/**
+ * For each kind, every entry type and message role whose entries src/project/project-entry.ts projects into it (a
+ * message of an unknown role is kept as custom_message). The index tags a fragment with its kind only: a filter on
+ * entry types or roles matches the kinds listed here, then checks the row exactly. Pinned against the projector by
+ * test/project/kind-origins.test.ts.
+ */
+export const KIND_ORIGINS: Readonly<Record<SemanticKind, KindOrigin>> = {
+	user_text: { entryTypes: ["message"], roles: ["user"] },
+	assistant_text: { entryTypes: ["message"], roles: ["assistant"] },
+	tool_call: { entryTypes: ["message"], roles: ["assistant"] },
+	tool_result: { entryTypes: ["message"], roles: ["toolResult"] },
+	bash_command: { entryTypes: ["message"], roles: ["bashExecution"] },
+	bash_output: { entryTypes: ["message"], roles: ["bashExecution"] },
+	compaction_summary: { entryTypes: ["compaction"], roles: [] },
+	branch_summary: { entryTypes: ["branch_summary"], roles: [] },
+	custom_message: { entryTypes: ["message", "custom_message"], roles: ["custom"] },
+	label: { entryTypes: ["label"], roles: [] },
+	session_name: { entryTypes: ["session_info"], roles: [] },
+	// Reserved: a custom entry's data is never searchable, so no entry projects into it.
+	custom_data: { entryTypes: [], roles: [] },
+};
+
 /** Tools whose calls and results are suppressed from ordinary search results. */
 export const RETRIEVAL_TOOL_NAMES: readonly string[] = ["event_search", "event_read", "event_trace"];
 

@@ -204,8 +204,6 @@ export class SourceRows {
 					sourceId,
 					cwd,
 					kind: f.kind,
-					entryType: e.entryType,
-					role: e.role ?? null,
 					toolName: f.toolName ?? e.toolName ?? null,
 					isError: e.isError === true,
 					retrieval: isRetrieval(f.toolName ?? null, e.role ?? null, e.toolName ?? null),
@@ -247,8 +245,6 @@ export class SourceRows {
 				sourceId,
 				cwd: f.cwd,
 				kind: f.kind,
-				entryType: f.entryType,
-				role: f.role,
 				toolName: f.toolName ?? f.eventToolName,
 				isError: f.isError === 1,
 				retrieval: isRetrieval(f.toolName, f.role, f.eventToolName),
@@ -328,7 +324,6 @@ interface FragmentForTags extends EventLine {
 	text: StoredFragmentText;
 	charCount: number;
 	toolName: string | null;
-	entryType: string;
 	role: string | null;
 	eventToolName: string | null;
 	isError: number;

@@ -59,7 +59,9 @@ const TOOL_CALL = codeSql("kind", "tool_call");
 /** Related edges of one event, at most `limit`. */
 function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: EventLite, limit: number): RawEdge[] {
 	const out: RawEdge[] = [];
-	// Tool call → result: a result answers the nearest preceding call with its id (faux/real ids may repeat).
+	// Tool call → result: a result answers the nearest preceding call with its id (faux/real ids may repeat). Both
+	// directions walk the session from the event in file order and stop at the first match, a few rows away as Pi
+	// writes results right after their call; no index on call ids is kept (they cost 4 % of the index).
 	const calls = all<{ toolCallId: string }>(
 		db,
 		`SELECT tool_call_id AS toolCallId FROM fragments WHERE source_id = ? AND event_seq = ? AND kind = ${TOOL_CALL}
@@ -69,9 +71,10 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 	for (const { toolCallId } of calls) {
 		const result = get<EventLite>(
 			db,
-			`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_tool_call
-				WHERE e.source_id = ? AND e.tool_call_id = ? AND e.seq > ? AND e.role = ${codeSql("role", "toolResult")} ORDER BY e.seq LIMIT 1`,
-			[e.sourceId, toolCallId, e.seq],
+			`SELECT ${EVENT_COLUMNS} FROM events e
+				WHERE e.source_id = ? AND e.seq > ? AND e.tool_call_id = ? AND e.role = ${codeSql("role", "toolResult")}
+				ORDER BY e.seq LIMIT 1`,
+			[e.sourceId, e.seq, toolCallId],
 		);
 		if (result) out.push({ kind: "tool-result", inferred: false, source, event: result });
 	}
@@ -79,9 +82,10 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 		const call = get<EventLite>(
 			db,
 			`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq = (
-				SELECT max(f.event_seq) FROM fragments f INDEXED BY fragments_tool_call
-				WHERE f.tool_call_id = ? AND f.source_id = ? AND f.event_seq < ? AND f.kind = ${TOOL_CALL})`,
-			[e.sourceId, e.toolCallId, e.sourceId, e.seq],
+				SELECT f.event_seq FROM fragments f INDEXED BY fragments_event_ord
+				WHERE f.source_id = ? AND f.event_seq < ? AND f.kind = ${TOOL_CALL} AND f.tool_call_id = ?
+				ORDER BY f.event_seq DESC LIMIT 1)`,
+			[e.sourceId, e.sourceId, e.seq, e.toolCallId],
 		);
 		if (call) out.push({ kind: "tool-call", inferred: false, source, event: call });
 	}

@@ -17,8 +17,10 @@
  * stored as small integers, timestamps as epoch ms (column-codes.ts).
  * 6: attribute objects shared by many events stored once (migration 0009, attribute-sets.ts); stored heads of 1,000
  * code points instead of 2,000 (fragment-text.ts).
+ * 7: no entry-type or role tags (the kind implies them: KIND_ORIGINS), one tag for the pair of tree states, and no
+ * call-id indexes (migration 0010; traces walk the session).
  */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 7;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

@@ -113,10 +113,9 @@ export const events = sqliteTable(
 		primaryKey({ columns: [t.sourceId, t.seq] }),
 		index("events_entry").on(t.sourceId, t.entryId),
 		index("events_parent").on(t.sourceId, t.parentId),
-		// Partial: most entries have no link or call id. Search filters by time only after FTS has chosen rows, so
-		// no timestamp index is kept.
+		// Partial: most entries have no link. Search filters by time only after FTS has chosen rows, so no timestamp
+		// index is kept; a trace finds a call's result by walking the session (src/query/trace.ts), so no call-id index.
 		index("events_link").on(t.sourceId, t.linkId).where(sql.raw("link_id IS NOT NULL")),
-		index("events_tool_call").on(t.sourceId, t.toolCallId).where(sql.raw("tool_call_id IS NOT NULL")),
 	],
 );
 
@@ -146,7 +145,6 @@ export const fragments = sqliteTable(
 			"cascade",
 		),
 		uniqueIndex("fragments_event_ord").on(t.sourceId, t.eventSeq, t.ord),
-		index("fragments_tool_call").on(t.sourceId, t.toolCallId).where(sql.raw("tool_call_id IS NOT NULL")),
 	],
 );
 

@@ -1,6 +1,8 @@
 /**
  * Filter tokens of the FTS document (`fragments_fts.tags`): one token per stable fact of a fragment (its source,
- * session cwd, kind, entry type, role, tool, error flag, retrieval-tool flag, timestamp buckets) and per tree state.
+ * session cwd, kind, tool, error flag, retrieval-tool flag, timestamp buckets) and one for its pair of tree states.
+ * Entry type and role get no token of their own: the kind implies them (KIND_ORIGINS in src/contract.ts), and every
+ * token on every row costs the FTS index about 2 % of its size.
  * Every token starts with TAG_PREFIX, so a query needs no column filter (which would make FTS5 decode position
  * lists): an ordinary word can only match the text columns. A query word that looks like a tag is restricted to
  * the text columns explicitly (src/query/search/terms.ts).
@@ -15,8 +17,6 @@ export interface TagFacts {
 	sourceId: number;
 	cwd: string | null;
 	kind: string;
-	entryType: string;
-	role: string | null;
 	toolName: string | null;
 	isError: boolean;
 	/** A call or result of a retrieval tool (event_search …), hidden unless toolNames names it. */
@@ -50,11 +50,9 @@ export const tag = {
 	source: (id: number) => `${TAG_PREFIX}s${id}`,
 	cwd: (cwd: string) => `${TAG_PREFIX}c${hash(cwd)}`,
 	kind: (kind: string) => `${TAG_PREFIX}k${hash(kind)}`,
-	entryType: (type: string) => `${TAG_PREFIX}t${hash(type)}`,
-	role: (role: string) => `${TAG_PREFIX}r${hash(role)}`,
 	tool: (name: string) => `${TAG_PREFIX}n${hash(name)}`,
-	branch: (state: string) => `${TAG_PREFIX}b${hash(state)}`,
-	selection: (state: string) => `${TAG_PREFIX}l${hash(state)}`,
+	/** The branch and selection state together: one token a row instead of two (a filter on one names every pair). */
+	treeState: (branch: string, selection: string) => `${TAG_PREFIX}p${hash(`${branch}/${selection}`)}`,
 	error: () => `${TAG_PREFIX}e`,
 	retrieval: () => `${TAG_PREFIX}q`,
 	day: (ymd: string) => `${TAG_PREFIX}d${ymd}`,
@@ -75,13 +73,12 @@ export function timeTags(timestamp: string): string[] {
 
 /** The `tags` column text of one fragment. */
 export function fragmentTags(f: TagFacts): string {
-	const out = [tag.source(f.sourceId), tag.kind(f.kind), tag.entryType(f.entryType)];
+	const out = [tag.source(f.sourceId), tag.kind(f.kind)];
 	if (f.cwd) out.push(tag.cwd(f.cwd));
-	if (f.role) out.push(tag.role(f.role));
 	if (f.toolName) out.push(tag.tool(f.toolName));
 	if (f.isError) out.push(tag.error());
 	if (f.retrieval) out.push(tag.retrieval());
-	out.push(...timeTags(f.timestamp), tag.branch(f.branchState), tag.selection(f.selectionState));
+	out.push(...timeTags(f.timestamp), tag.treeState(f.branchState, f.selectionState));
 	return out.join(" ");
 }
 

@@ -10,6 +10,8 @@ export interface LineFactory {
 	user(text: string): string;
 	assistant(text: string): string;
 	toolResult(callId: string, toolName: string, text: string, isError?: boolean): string;
+	/** Any other entry chained to the previous one; `body` holds its type and fields. */
+	other(body: Record<string, unknown>): string;
 	/** The id the next entry will get. */
 	readonly nextId: string;
 	/** The id of the last entry written (the leaf). */
@@ -58,6 +60,7 @@ export function lineFactory(opts: { sessionId?: string; cwd?: string; prefix?: s
 					timestamp: n,
 				},
 			}),
+		other: (body) => entry(body),
 		get nextId() {
 			return idOf(n);
 		},

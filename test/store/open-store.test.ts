@@ -100,8 +100,11 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0009_attribute_sets), as if an older version had created the store.
-		first.db.exec("DROP TABLE attribute_sets");
+		// Undo the last migration (0010_no_call_id_indexes), as if an older version had created the store.
+		first.db.exec("CREATE INDEX events_tool_call ON events (source_id, tool_call_id) WHERE tool_call_id IS NOT NULL");
+		first.db.exec(
+			"CREATE INDEX fragments_tool_call ON fragments (source_id, tool_call_id) WHERE tool_call_id IS NOT NULL",
+		);
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -117,6 +120,8 @@ describe("openStore", () => {
 			)
 			.all() as Array<{ name: string }>;
 		expect(tables.map((t) => t.name)).toEqual(["attribute_sets", "fragments_fts", "fragments_fts_delete"]);
+		const dropped = second.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%tool_call'").all();
+		expect(dropped).toEqual([]);
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {

@@ -57,8 +57,6 @@ describe("fragmentTags", () => {
 			sourceId: 12,
 			cwd: "/home/me/app",
 			kind: "tool_result",
-			entryType: "message",
-			role: "toolResult",
 			toolName: "event_search",
 			isError: true,
 			retrieval: true,

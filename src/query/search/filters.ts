@@ -9,6 +9,8 @@ import {
 	BRANCH_STATES,
 	ENTRY_TYPES,
 	type EventSearchRequest,
+	KIND_ORIGINS,
+	type KindOrigin,
 	MESSAGE_ROLES,
 	SELECTION_STATES,
 	SEMANTIC_KINDS,
@@ -72,6 +74,11 @@ export interface SearchFilter<T = unknown> {
 	sql(value: T, ctx: FilterContext): SqlClause;
 }
 
+/** Kind tags of every kind whose origin `from` accepts: entry types and roles have no tags of their own. */
+function kindTagsFrom(from: (origin: KindOrigin) => boolean): string[] {
+	return SEMANTIC_KINDS.filter((k) => from(KIND_ORIGINS[k])).map(tag.kind);
+}
+
 /** Values of `kinds`: every semantic kind, then the entry types that are not also a kind. */
 const KIND_VALUES: readonly string[] = [...new Set<string>([...SEMANTIC_KINDS, ...ENTRY_TYPES])];
 
@@ -131,7 +138,7 @@ export function cwdTags(db: QueryDb, keep: (cwd: string) => boolean): { tokens: 
 const listFilter = (
 	field: "roles" | "toolNames",
 	column: string | { coded: CodedColumn; expr: string },
-	toTag: (v: string) => string,
+	toTags: (v: string) => readonly string[],
 	description: string,
 	promptName: string,
 	flag: FilterFlag,
@@ -143,7 +150,7 @@ const listFilter = (
 	promptName,
 	flags: [flag],
 	parse: (v) => (values ? enumList(field, v, values) : stringList(field, v)),
-	tags: (list) => anyOf(list.map(toTag)),
+	tags: (list) => anyOf(list.flatMap(toTags)),
 	sql: (list) =>
 		typeof column === "string"
 			? { sql: `${column} IN (${placeholders(list.length)})`, params: list }
@@ -194,7 +201,13 @@ const kindsFilter: SearchFilter<string[]> = {
 	promptName: "kinds",
 	flags: [{ flag: "kind", value: "K", help: "semantic kind, e.g. user_text, tool_result (repeatable)" }],
 	parse: (v) => enumList("kinds", v, KIND_VALUES),
-	tags: (kinds) => anyOf(kinds.flatMap((k) => [tag.kind(k), tag.entryType(k)])),
+	tags: (kinds) =>
+		anyOf(
+			kinds.flatMap((k) => [
+				...((SEMANTIC_KINDS as readonly string[]).includes(k) ? [tag.kind(k)] : []),
+				...kindTagsFrom((o) => (o.entryTypes as readonly string[]).includes(k)),
+			]),
+		),
 	sql: (kinds) => ({
 		sql: `(${inCodesSql("kind", "f.kind", kinds)} OR ${inCodesSql("entryType", "e.entry_type", kinds)})`,
 		params: [],
@@ -263,7 +276,7 @@ const stateFilter = <T extends string>(
 	field: "branchStates" | "selectionStates",
 	column: { coded: CodedColumn; expr: string },
 	allowed: readonly T[],
-	toTag: (v: string) => string,
+	toTags: (v: string) => readonly string[],
 	description: string,
 	flag: FilterFlag,
 ): SearchFilter<T[]> => ({
@@ -273,7 +286,7 @@ const stateFilter = <T extends string>(
 	promptName: field === "branchStates" ? "branch state" : "selection state",
 	flags: [flag],
 	parse: (v) => enumList(field, v, allowed),
-	tags: (list) => anyOf(list.map(toTag)),
+	tags: (list) => anyOf(list.flatMap(toTags)),
 	sql: (list) => ({ sql: inCodesSql(column.coded, column.expr, list), params: [] }),
 });
 
@@ -285,7 +298,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 	listFilter(
 		"roles",
 		{ coded: "role", expr: "e.role" },
-		tag.role,
+		(role) => kindTagsFrom((o) => (o.roles as readonly string[]).includes(role)),
 		`Message roles: ${MESSAGE_ROLES.join(", ")}.`,
 		"roles",
 		{
@@ -298,7 +311,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 	listFilter(
 		"toolNames",
 		"coalesce(f.tool_name, e.tool_name)",
-		tag.tool,
+		(name) => [tag.tool(name)],
 		"Only calls/results of these tools (e.g. bash, read, edit).",
 		"tool names",
 		{ flag: "tool", value: "NAME", help: "tool name (repeatable)" },
@@ -309,7 +322,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 		"branchStates",
 		{ coded: "branchState", expr: "e.branch_state" },
 		BRANCH_STATES,
-		tag.branch,
+		(branch) => SELECTION_STATES.map((selection) => tag.treeState(branch, selection)),
 		"selected = on the session's current path; alternate = an abandoned branch.",
 		{ flag: "branch-state", value: "S", help: "selected, alternate or unknown (repeatable)" },
 	),
@@ -317,7 +330,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 		"selectionStates",
 		{ coded: "selectionState", expr: "e.selection_state" },
 		SELECTION_STATES,
-		tag.selection,
+		(selection) => BRANCH_STATES.map((branch) => tag.treeState(branch, selection)),
 		"direct = still in context; summarized = replaced by a compaction summary.",
 		{
 			flag: "selection-state",
