@@ -16,6 +16,7 @@ import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
+import { collectGarbage } from "../runtime.js";
 import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout } from "../store/db.js";
 import { CHUNK_BYTES, chunkReader, nextParseBuffer } from "./chunk-reader.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
@@ -89,6 +90,9 @@ export interface SyncResult {
 }
 
 export const DEFAULT_BATCH_BYTES = 4 << 20;
+
+/** A line at least this long is followed by a full garbage collection (runtime.ts `collectGarbage`). */
+export const HUGE_LINE_BYTES = 1 << 20;
 
 /** The result of a sync that found nothing to do. */
 export function unchangedResult(): SyncResult {
@@ -274,40 +278,13 @@ export class SourceSyncer {
 		o: SyncOptions,
 		result: BatchResult,
 	): BatchResult {
-		const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
-		const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-		let state: ParseState = row.offset === 0 ? initialParseState() : parseStateOf(row);
-		// A batch ends after the chunk that crosses its budget: chunks no larger than the budget keep it (a 64 KiB
-		// contended batch read 1 MiB chunks and held the write lock for 1 MiB of inserts).
-		const reader = chunkReader(fd, state.byteOffset, file.size, o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes));
-		const projected: ProjectedEvent[] = [];
-		const receipts: SkipReceipt[] = [];
-		let pending: Uint8Array = new Uint8Array(0);
-		let sessionName: string | null | undefined;
-		const hashes = new Map<number, Uint8Array>();
-
-		for (;;) {
-			if (state.byteOffset - row.offset >= batchBytes) break;
-			if (state.byteOffset > row.offset && o.endBatchEarly?.()) break;
-			const next = nextParseBuffer(reader, pending, maxLine);
-			if (!next) break;
-			pending = next;
-			// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
-			const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
-			const consumed = parsed.state.byteOffset - state.byteOffset;
-			const base = state.byteOffset;
-			state = parsed.state;
-			receipts.push(...parsed.receipts);
-			for (const entry of parsed.entries) {
-				const event = projectEntry(entry);
-				if (event.sessionName !== undefined) sessionName = event.sessionName || null;
-				projected.push(event);
-				// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
-				hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
-			}
-			pending = pending.subarray(consumed);
-		}
-		result.bytesRead = reader.bytesRead;
+		const from = row.offset === 0 ? initialParseState() : parseStateOf(row);
+		const batch = readBatch(fd, file.size, row.offset, from, o);
+		const { projected, receipts, hashes, sessionName, huge, state, pending } = batch;
+		result.bytesRead = batch.bytesRead;
+		// The parsed entries are garbage once readBatch returned (its frame held them): free them, and the long line's
+		// strings, before the insert adds the FTS body's copies.
+		if (huge) collectGarbage();
 		const reachedEnd = state.byteOffset + pending.length >= file.size && !hasNewline(pending);
 		const header = state.header;
 
@@ -328,7 +305,7 @@ export class SourceSyncer {
 			if (result.status === "unchanged") result.status = "indexed";
 		}
 
-		const last = projected[projected.length - 1];
+		const last = leafOf(projected);
 		const { headLen, tailStart } = fingerprintRanges(state.byteOffset);
 		const update: CheckpointUpdate = {
 			dev: file.dev,
@@ -360,9 +337,14 @@ export class SourceSyncer {
 		else if (fromStart) update.sessionName = null;
 		if (fromStart || (header && row.sessionId === null)) Object.assign(update, headerFields(header, row.path));
 		this.rows.saveCheckpoint(row.id, update);
-		result.done = reachedEnd || reader.position >= file.size;
+		result.done = reachedEnd || batch.readTo >= file.size;
 		result.fingerprintBytes = this.fingerprintBytes;
 		result.statesChanged = this.statesChanged;
+		if (huge) {
+			// This batch's strings are garbage now: free them before the next batch decodes more.
+			projected.length = 0;
+			collectGarbage();
+		}
 		return result;
 	}
 
@@ -461,4 +443,82 @@ export function resolveParentSession(parent: string, cwd: string, ownPath: strin
 
 function hasNewline(bytes: Uint8Array): boolean {
 	return bytes.indexOf(10) >= 0;
+}
+
+/** The last event's id and seq (only those: a reference to the event would keep its texts alive). */
+function leafOf(events: readonly ProjectedEvent[]): { entryId: string; seq: number } | undefined {
+	const e = events[events.length - 1];
+	return e && { entryId: e.entryId, seq: e.seq };
+}
+
+/** What one batch read from a file: its projected events, receipts and line hashes, and where the parse stopped. */
+interface ReadBatch {
+	projected: ProjectedEvent[];
+	receipts: SkipReceipt[];
+	hashes: Map<number, Uint8Array>;
+	sessionName: string | null | undefined;
+	state: ParseState;
+	/** The unfinished rest after the last complete line (a copy when a long line was read, so its buffer can go). */
+	pending: Uint8Array;
+	bytesRead: number;
+	/** The reader's position: the next byte it would read. */
+	readTo: number;
+	/** A line of at least HUGE_LINE_BYTES was read. */
+	huge: boolean;
+}
+
+/**
+ * Reads, parses and projects lines from `state.byteOffset` until the batch budget is crossed or the hot path asks
+ * for the lock. Its own function so that the parsed entries (raw JSON of multi-MB lines) die with its frame.
+ */
+function readBatch(fd: number, size: number, from: number, start: ParseState, o: SyncOptions): ReadBatch {
+	const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
+	const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+	let state = start;
+	// A batch ends after the chunk that crosses its budget: chunks no larger than the budget keep it (a 64 KiB
+	// contended batch read 1 MiB chunks and held the write lock for 1 MiB of inserts).
+	const reader = chunkReader(fd, state.byteOffset, size, o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes));
+	const out: ReadBatch = {
+		projected: [],
+		receipts: [],
+		hashes: new Map(),
+		sessionName: undefined,
+		state,
+		pending: new Uint8Array(0),
+		bytesRead: 0,
+		readTo: 0,
+		huge: false,
+	};
+	let pending: Uint8Array = out.pending;
+	for (;;) {
+		if (state.byteOffset - from >= batchBytes) break;
+		if (state.byteOffset > from && o.endBatchEarly?.()) break;
+		const next = nextParseBuffer(reader, pending, maxLine);
+		if (!next) break;
+		pending = next;
+		// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
+		const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
+		const consumed = parsed.state.byteOffset - state.byteOffset;
+		const base = state.byteOffset;
+		state = parsed.state;
+		out.receipts.push(...parsed.receipts);
+		for (const entry of parsed.entries) {
+			if (entry.byteEnd - entry.byteStart >= HUGE_LINE_BYTES) {
+				// Free the decoded line (and what earlier batches left) before projecting makes more copies of it.
+				out.huge = true;
+				collectGarbage();
+			}
+			const event = projectEntry(entry);
+			if (event.sessionName !== undefined) out.sessionName = event.sessionName || null;
+			out.projected.push(event);
+			// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
+			out.hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
+		}
+		pending = pending.subarray(consumed);
+	}
+	out.state = state;
+	out.pending = out.huge ? pending.slice() : pending;
+	out.bytesRead = reader.bytesRead;
+	out.readTo = reader.position;
+	return out;
 }

@@ -5,7 +5,7 @@
 import type { SemanticKind } from "../contract.js";
 import type { ParsedEntry } from "../parse/types.js";
 import { codePointLength } from "../text/code-points.js";
-import { pathsFromArguments, pathsFromSummaryDetails, renderArguments } from "./render-arguments.js";
+import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
 import { boundString, contentText, isBlank, isRecord } from "./text-utils.js";
 import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 
@@ -154,8 +154,7 @@ function projectAssistant(b: EventBuilder, message: Record<string, unknown>): vo
 			} else if (block.type === "toolCall") {
 				const name = typeof block.name === "string" ? block.name : "";
 				const callId = typeof block.id === "string" ? block.id : undefined;
-				const args = renderArguments(block.arguments);
-				b.fragment("tool_call", args ? `${name}\n${args}` : name, name || undefined, callId);
+				b.fragment("tool_call", renderToolCall(name, block.arguments), name || undefined, callId);
 				if (name && event.toolName === undefined) event.toolName = name;
 				b.files(pathsFromArguments(block.arguments));
 			}

@@ -9,12 +9,26 @@ const MAX_DEPTH = 16;
 
 /** Readable text of a tool call's `arguments` ("" when there are none). */
 export function renderArguments(args: unknown): string {
-	if (args === undefined || args === null) return "";
-	if (typeof args === "string") return args;
-	if (typeof args !== "object") return String(args);
-	const lines: string[] = [];
-	renderInto(lines, "", args, 0);
-	return lines.join("\n");
+	return argumentLines([], args).join("\n");
+}
+
+/**
+ * A tool call's searchable text: its name, then its rendered arguments (the name alone when there are none). One
+ * join builds it: rendering the arguments first and prefixing the name copied a multi-MB `content` argument twice.
+ */
+export function renderToolCall(name: string, args: unknown): string {
+	return argumentLines([name], args).join("\n");
+}
+
+function argumentLines(lines: string[], args: unknown): string[] {
+	if (args === undefined || args === null) return lines;
+	if (typeof args !== "object") {
+		const text = String(args);
+		if (text !== "") lines.push(text);
+	} else {
+		renderInto(lines, "", args, 0);
+	}
+	return lines;
 }
 
 function renderInto(lines: string[], path: string, value: unknown, depth: number): void {

@@ -4,7 +4,9 @@
  * The driver is loaded lazily, so merely importing this module never loads a native addon; each driver lives in
  * its own `driver-*.ts` file and is imported only on the runtime that can load it.
  */
+
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { onBun } from "../runtime.js";
 import type * as schema from "./schema.js";
 
 /** Drizzle over the store schema, independent of the driver (both drivers are synchronous). */
@@ -106,11 +108,6 @@ export interface DriverOpenRequest {
 export type OpenDriver = (request: DriverOpenRequest) => SqliteDb;
 
 let driverPromise: Promise<OpenDriver> | undefined;
-
-/** True inside Bun (also Pi's compiled binary); the only runtime check in the package. */
-function onBun(): boolean {
-	return typeof (process.versions as Record<string, string | undefined>).bun === "string";
-}
 
 function loadDriver(): Promise<OpenDriver> {
 	driverPromise ??= onBun()
