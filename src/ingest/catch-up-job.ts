@@ -32,11 +32,12 @@ export type CatchUpOutcome =
 /**
  * Settings for the connection that does bulk catch-up or a rebuild: a WAL checkpoint every 64 MiB instead of every
  * 4 MiB (fewer fsyncs). Measured on a 300 MB corpus: wall time 22–28 s → 14–15 s; durability is unchanged
- * (synchronous stays NORMAL). A larger page cache was measured too and left out: +65 MiB RSS for no gain. No mmap
- * (db.ts, QUERY_MMAP_BYTES): a bulk pass reads what it merges once, and mapped pages it touched would count in
- * its RSS.
+ * (synchronous stays NORMAL). A larger page cache was measured too and left out: +65 MiB RSS for no gain; a
+ * smaller one is set: 4 MiB instead of better-sqlite3's 16 MiB, which a 1 GB build filled (peak RSS of the generated
+ * corpus 196–201 → 182–183 MiB, the build no slower: docs/lifecycle.md, "Memory"). No mmap (db.ts,
+ * QUERY_MMAP_BYTES): a bulk pass reads what it merges once, and mapped pages it touched would count in its RSS.
  */
-export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384", "mmap_size = 0"];
+export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384", "mmap_size = 0", "cache_size = -4000"];
 
 /**
  * Ends a bulk pass: copies the WAL into the database and truncates it to zero bytes, so a settled index directory
