@@ -278,8 +278,7 @@ export class SourceSyncer {
 		o: SyncOptions,
 		result: BatchResult,
 	): BatchResult {
-		const from = row.offset === 0 ? initialParseState() : parseStateOf(row);
-		const batch = readBatch(fd, file.size, row.offset, from, o);
+		const batch = readBatch(fd, file.size, row.offset === 0 ? initialParseState() : parseStateOf(row), o);
 		const { projected, receipts, hashes, sessionName, huge, state, pending } = batch;
 		result.bytesRead = batch.bytesRead;
 		// The parsed entries are garbage once readBatch returned (its frame held them): free them, and the long line's
@@ -468,31 +467,25 @@ interface ReadBatch {
 }
 
 /**
- * Reads, parses and projects lines from `state.byteOffset` until the batch budget is crossed or the hot path asks
+ * Reads, parses and projects lines from `start.byteOffset` until the batch budget is crossed or the hot path asks
  * for the lock. Its own function so that the parsed entries (raw JSON of multi-MB lines) die with its frame.
  */
-function readBatch(fd: number, size: number, from: number, start: ParseState, o: SyncOptions): ReadBatch {
+function readBatch(fd: number, size: number, start: ParseState, o: SyncOptions): ReadBatch {
 	const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
 	const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-	let state = start;
 	// A batch ends after the chunk that crosses its budget: chunks no larger than the budget keep it (a 64 KiB
 	// contended batch read 1 MiB chunks and held the write lock for 1 MiB of inserts).
-	const reader = chunkReader(fd, state.byteOffset, size, o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes));
-	const out: ReadBatch = {
-		projected: [],
-		receipts: [],
-		hashes: new Map(),
-		sessionName: undefined,
-		state,
-		pending: new Uint8Array(0),
-		bytesRead: 0,
-		readTo: 0,
-		huge: false,
-	};
-	let pending: Uint8Array = out.pending;
+	const reader = chunkReader(fd, start.byteOffset, size, o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes));
+	const projected: ProjectedEvent[] = [];
+	const receipts: SkipReceipt[] = [];
+	const hashes = new Map<number, Uint8Array>();
+	let sessionName: string | null | undefined;
+	let huge = false;
+	let state = start;
+	let pending: Uint8Array = new Uint8Array(0);
 	for (;;) {
-		if (state.byteOffset - from >= batchBytes) break;
-		if (state.byteOffset > from && o.endBatchEarly?.()) break;
+		if (state.byteOffset - start.byteOffset >= batchBytes) break;
+		if (state.byteOffset > start.byteOffset && o.endBatchEarly?.()) break;
 		const next = nextParseBuffer(reader, pending, maxLine);
 		if (!next) break;
 		pending = next;
@@ -501,24 +494,30 @@ function readBatch(fd: number, size: number, from: number, start: ParseState, o:
 		const consumed = parsed.state.byteOffset - state.byteOffset;
 		const base = state.byteOffset;
 		state = parsed.state;
-		out.receipts.push(...parsed.receipts);
+		receipts.push(...parsed.receipts);
 		for (const entry of parsed.entries) {
 			if (entry.byteEnd - entry.byteStart >= HUGE_LINE_BYTES) {
 				// Free the decoded line (and what earlier batches left) before projecting makes more copies of it.
-				out.huge = true;
+				huge = true;
 				collectGarbage();
 			}
 			const event = projectEntry(entry);
-			if (event.sessionName !== undefined) out.sessionName = event.sessionName || null;
-			out.projected.push(event);
+			if (event.sessionName !== undefined) sessionName = event.sessionName || null;
+			projected.push(event);
 			// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
-			out.hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
+			hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
 		}
 		pending = pending.subarray(consumed);
 	}
-	out.state = state;
-	out.pending = out.huge ? pending.slice() : pending;
-	out.bytesRead = reader.bytesRead;
-	out.readTo = reader.position;
-	return out;
+	return {
+		projected,
+		receipts,
+		hashes,
+		sessionName,
+		state,
+		pending: huge ? pending.slice() : pending,
+		bytesRead: reader.bytesRead,
+		readTo: reader.position,
+		huge,
+	};
 }
