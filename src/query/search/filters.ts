@@ -74,10 +74,12 @@ export interface SearchFilter<T = unknown> {
 	sql(value: T, ctx: FilterContext): SqlClause;
 }
 
-/** Kind tags of every kind whose origin `from` accepts: entry types and roles have no tags of their own. */
-function kindTagsFrom(from: (origin: KindOrigin) => boolean): string[] {
-	return SEMANTIC_KINDS.filter((k) => from(KIND_ORIGINS[k])).map(tag.kind);
+/** Kind tags of every kind `keep` accepts: entry types and roles have no tags of their own (KIND_ORIGINS). */
+function kindTags(keep: (kind: string, origin: KindOrigin) => boolean): string[] {
+	return SEMANTIC_KINDS.filter((k) => keep(k, KIND_ORIGINS[k])).map(tag.kind);
 }
+
+const has = (list: readonly string[], value: string) => list.includes(value);
 
 /** Values of `kinds`: every semantic kind, then the entry types that are not also a kind. */
 const KIND_VALUES: readonly string[] = [...new Set<string>([...SEMANTIC_KINDS, ...ENTRY_TYPES])];
@@ -201,13 +203,8 @@ const kindsFilter: SearchFilter<string[]> = {
 	promptName: "kinds",
 	flags: [{ flag: "kind", value: "K", help: "semantic kind, e.g. user_text, tool_result (repeatable)" }],
 	parse: (v) => enumList("kinds", v, KIND_VALUES),
-	tags: (kinds) =>
-		anyOf(
-			kinds.flatMap((k) => [
-				...((SEMANTIC_KINDS as readonly string[]).includes(k) ? [tag.kind(k)] : []),
-				...kindTagsFrom((o) => (o.entryTypes as readonly string[]).includes(k)),
-			]),
-		),
+	// A value is a kind, or an entry type: then the kinds its entries project into.
+	tags: (values) => anyOf(values.flatMap((v) => kindTags((kind, o) => kind === v || has(o.entryTypes, v)))),
 	sql: (kinds) => ({
 		sql: `(${inCodesSql("kind", "f.kind", kinds)} OR ${inCodesSql("entryType", "e.entry_type", kinds)})`,
 		params: [],
@@ -298,7 +295,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 	listFilter(
 		"roles",
 		{ coded: "role", expr: "e.role" },
-		(role) => kindTagsFrom((o) => (o.roles as readonly string[]).includes(role)),
+		(role) => kindTags((_, o) => has(o.roles, role)),
 		`Message roles: ${MESSAGE_ROLES.join(", ")}.`,
 		"roles",
 		{
