@@ -92,7 +92,7 @@ export interface SyncResult {
 export const DEFAULT_BATCH_BYTES = 4 << 20;
 
 /** A line at least this long is followed by a full garbage collection (runtime.ts `collectGarbage`). */
-export const HUGE_LINE_BYTES = 1 << 20;
+const HUGE_LINE_BYTES = 1 << 20;
 
 /** The result of a sync that found nothing to do. */
 export function unchangedResult(): SyncResult {

@@ -7,28 +7,15 @@ import { isRecord } from "./text-utils.js";
 /** Nesting below this depth is rendered as "…" (arguments are model-written and may be arbitrarily deep). */
 const MAX_DEPTH = 16;
 
-/** Readable text of a tool call's `arguments` ("" when there are none). */
-export function renderArguments(args: unknown): string {
-	return argumentLines([], args).join("\n");
-}
-
 /**
- * A tool call's searchable text: its name, then its rendered arguments (the name alone when there are none). One
- * join builds it: rendering the arguments first and prefixing the name copied a multi-MB `content` argument twice.
+ * A tool call's searchable text: its name, then its `arguments` as readable lines (the name alone when there are
+ * none). One join builds it: rendering the arguments first and prefixing the name copied a multi-MB `content`
+ * argument twice.
  */
 export function renderToolCall(name: string, args: unknown): string {
-	return argumentLines([name], args).join("\n");
-}
-
-function argumentLines(lines: string[], args: unknown): string[] {
-	if (args === undefined || args === null) return lines;
-	if (typeof args !== "object") {
-		const text = String(args);
-		if (text !== "") lines.push(text);
-	} else {
-		renderInto(lines, "", args, 0);
-	}
-	return lines;
+	const lines = [name];
+	if (args !== undefined && args !== null && args !== "") renderInto(lines, "", args, 0);
+	return lines.join("\n");
 }
 
 function renderInto(lines: string[], path: string, value: unknown, depth: number): void {

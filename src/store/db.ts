@@ -4,7 +4,6 @@
  * The driver is loaded lazily, so merely importing this module never loads a native addon; each driver lives in
  * its own `driver-*.ts` file and is imported only on the runtime that can load it.
  */
-
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { onBun } from "../runtime.js";
 import type * as schema from "./schema.js";

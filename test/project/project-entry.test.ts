@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SemanticKind } from "../../src/contract.js";
 import type { ParsedEntry } from "../../src/parse/types.js";
 import { projectEntry } from "../../src/project/project-entry.js";
-import { renderArguments } from "../../src/project/render-arguments.js";
+import { renderToolCall } from "../../src/project/render-arguments.js";
 import { boundString } from "../../src/project/text-utils.js";
 import type { ProjectedEvent } from "../../src/project/types.js";
 import { codePointLength } from "../../src/text/code-points.js";
@@ -344,16 +344,23 @@ describe("projectEntry, entry by entry", () => {
 		});
 	});
 
-	it("tool call arguments render verbatim strings, nested keys, and bounded depth", () => {
+	it("tool call arguments render verbatim strings, nested keys, and bounded depth, after the tool's name", () => {
 		expect(
-			renderArguments({ command: "echo 'a'\necho \"b\"", opts: { deep: { x: true } }, list: [], none: null }),
-		).toBe("command: echo 'a'\necho \"b\"\nopts.deep.x: true\nlist: []\nnone: null");
+			renderToolCall("bash", {
+				command: "echo 'a'\necho \"b\"",
+				opts: { deep: { x: true } },
+				list: [],
+				none: null,
+			}),
+		).toBe("bash\ncommand: echo 'a'\necho \"b\"\nopts.deep.x: true\nlist: []\nnone: null");
 		let deep: unknown = "leaf";
 		for (let i = 0; i < 100_000; i++) deep = [deep];
-		const text = renderArguments({ d: deep });
-		expect(text).toMatch(/^d\[0\](\[0\]){14}: …$/);
-		expect(renderArguments(undefined)).toBe("");
-		expect(renderArguments("raw string args")).toBe("raw string args");
+		const text = renderToolCall("t", { d: deep });
+		expect(text).toMatch(/^t\nd\[0\](\[0\]){14}: …$/);
+		expect(renderToolCall("bash", undefined)).toBe("bash");
+		expect(renderToolCall("bash", "")).toBe("bash");
+		expect(renderToolCall("bash", "raw string args")).toBe("bash\nraw string args");
+		expect(renderToolCall("t", 0)).toBe("t\n0");
 	});
 
 	it("tool results: text joined, images skipped, isError and ids carried by the event alone", () => {
