@@ -7,7 +7,7 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Coverage } from "./contract.js";
-import { CATCH_UP_LOCK } from "./ingest/catch-up-job.js";
+import { CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { initFingerprints } from "./ingest/fingerprint.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
@@ -24,6 +24,12 @@ import { computeCoverage } from "./store/source-counts.js";
 export type { CatchUpProgress, CatchUpResult } from "./ingest/catch-up.js";
 export type { Difference, VerifyReport } from "./ingest/verify.js";
 export type { LockHolderInfo } from "./store/lock.js";
+
+/**
+ * Threads of the catch-ups and rebuilds a maintenance program (`reindex`) runs: a person waits for them, in a process
+ * of its own, so two (Pi's background catch-up: `catchUp.threads`, default one).
+ */
+export const MAINTENANCE_THREADS: CatchUpThreads = 2;
 
 /** The index format this version reads and writes (part of its file names). */
 export const CURRENT_INDEX_FORMAT = INDEX_FORMAT;

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { type LoadConfigResult, loadConfig, type ResolvedConfig } from "./config/config.js";
 import { requireIndexDir } from "./config/index-dir.js";
 import { type Env, resolveAgentDir, sessionRoots } from "./config/pi-paths.js";
+import type { CatchUpThreads } from "./ingest/catch-up-job.js";
 import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
 import type { CallerContext } from "./query/caller.js";
@@ -26,6 +27,8 @@ export interface WorkspaceIndexOptions {
 	extraRoots?: string[];
 	/** Run catch-up in a worker thread (default true). */
 	useWorker?: boolean;
+	/** Threads of a catch-up or rebuild; default the config's `catchUp.threads`. */
+	catchUpThreads?: CatchUpThreads;
 }
 
 /** An open index plus everything needed to answer queries for this workspace. */
@@ -120,6 +123,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		extraFiles,
 		workspaceDirs,
 		useWorker: opts.useWorker,
+		catchUpThreads: opts.catchUpThreads ?? config.catchUp.threads,
 	});
 	return {
 		manager,

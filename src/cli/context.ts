@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ResolvedConfig } from "../config/config.js";
 import { ENV_AGENT_DIR, type Env, resolveAgentDir } from "../config/pi-paths.js";
+import { MAINTENANCE_THREADS } from "../index-admin.js";
 import { type DiscoveryRoot, resolveWorkspace, type WorkspaceIndexOptions } from "../workspace-index.js";
 import type { GlobalOptions } from "./args.js";
 import { CliError, EXIT } from "./errors.js";
@@ -70,6 +71,7 @@ export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): Cli
 		env,
 		extraRoots,
 		useWorker: false,
+		catchUpThreads: MAINTENANCE_THREADS,
 		...(globals.indexDir !== undefined ? { indexDir: resolve(facts.cwd, globals.indexDir) } : {}),
 	};
 	const setup = resolveWorkspace(open);

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "../ingest/catch-up-job.js";
 import { BUDGET_BOUNDS, type Budgets, DEFAULT_BUDGETS } from "../query/budgets.js";
 import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";
 
@@ -35,6 +36,8 @@ export interface EventIndexConfigFile {
 	catchUp?: {
 		/** Run the background catch-up of all roots (default true). */
 		enabled?: boolean;
+		/** Threads of the background catch-up (default 1; `reindex` always uses 2). */
+		threads?: CatchUpThreads;
 	};
 }
 
@@ -46,7 +49,7 @@ export interface ResolvedConfig {
 	roots: string[];
 	authorization: { extraRoots: string[]; allRoots: boolean };
 	budgets: Budgets;
-	catchUp: { enabled: boolean };
+	catchUp: { enabled: boolean; threads: CatchUpThreads };
 	/** Config files that were found and read (whether or not they had problems). */
 	loadedFiles: string[];
 }
@@ -76,7 +79,7 @@ export function configFilePaths(cwd: string, agentDir: string): { global: string
 
 const TOP_KEYS = new Set(["$schema", "indexDir", "roots", "authorization", "budgets", "catchUp"]);
 const AUTHORIZATION_KEYS = new Set(["extraRoots", "allRoots"]);
-const CATCH_UP_KEYS = new Set(["enabled"]);
+const CATCH_UP_KEYS = new Set(["enabled", "threads"]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -196,15 +199,21 @@ export function validateConfigFile(
 	if (raw.catchUp !== undefined) {
 		const catchUp = raw.catchUp;
 		if (!isPlainObject(catchUp)) {
-			problem("catchUp", `should be an object { enabled? }, got ${describe(catchUp)}; ignored`);
+			problem("catchUp", `should be an object { enabled?, threads? }, got ${describe(catchUp)}; ignored`);
 		} else {
 			const out: NonNullable<EventIndexConfigFile["catchUp"]> = {};
 			for (const key of Object.keys(catchUp)) {
-				if (!CATCH_UP_KEYS.has(key)) problem(`catchUp.${key}`, "is not a known key (known: enabled); ignored");
+				if (!CATCH_UP_KEYS.has(key)) {
+					problem(`catchUp.${key}`, `is not a known key (known: ${[...CATCH_UP_KEYS].join(", ")}); ignored`);
+				}
 			}
 			if (catchUp.enabled !== undefined) {
 				if (typeof catchUp.enabled === "boolean") out.enabled = catchUp.enabled;
 				else problem("catchUp.enabled", `should be true or false, got ${describe(catchUp.enabled)}; ignored`);
+			}
+			if (catchUp.threads !== undefined) {
+				if (isCatchUpThreads(catchUp.threads)) out.threads = catchUp.threads;
+				else problem("catchUp.threads", `should be 1 or 2, got ${describe(catchUp.threads)}; ignored`);
 			}
 			config.catchUp = out;
 		}
@@ -278,7 +287,7 @@ export function resolveConfig(
 				allRoots: merged.authorization?.allRoots ?? false,
 			},
 			budgets,
-			catchUp: { enabled: merged.catchUp?.enabled ?? true },
+			catchUp: { enabled: merged.catchUp?.enabled ?? true, threads: merged.catchUp?.threads ?? BACKGROUND_THREADS },
 		},
 		problems,
 	};

@@ -22,7 +22,26 @@ export interface CatchUpJob {
 	sync?: Omit<SyncOptions, "between" | "shouldStop">;
 	/** Lock staleness threshold in ms (tests only; the default is the lock module's). */
 	lockStaleMs?: number;
+	/** 2: new files are parsed and projected in a second thread while this one writes (default 1). */
+	threads?: CatchUpThreads;
 }
+
+/**
+ * Threads of a bulk pass: 1 (one thread reads and writes) or 2 (a prefetch thread reads, parses, projects and
+ * compresses new files while the first writes: prefetch.ts). Two make a cold build about a third faster and its
+ * process about 30 MiB larger while it runs (docs/benchmarks.md, "Where the time goes").
+ */
+export type CatchUpThreads = 1 | 2;
+
+export function isCatchUpThreads(value: unknown): value is CatchUpThreads {
+	return value === 1 || value === 2;
+}
+
+/**
+ * Pi's background catch-up runs beside the user's session on a machine that may have two cores: one thread, the
+ * smaller footprint (configurable: docs/configuration.md, `catchUp.threads`).
+ */
+export const BACKGROUND_THREADS: CatchUpThreads = 1;
 
 export type CatchUpOutcome =
 	| { kind: "done"; result: CatchUpResult }
@@ -82,6 +101,12 @@ export const BULK_CHUNK_BYTES = 64 << 10;
 /** Batch (and read) size of a bulk pass while hot-path writers are active: the longest a tool call waits. */
 export const CONTENDED_BATCH_BYTES = 16 << 10;
 
+/**
+ * A pass whose new files hold at least this many bytes parses and projects them in a second thread beside the
+ * writer (prefetch.ts): starting the thread costs tens of ms, which a few MiB of input repay.
+ */
+export const PREFETCH_MIN_BYTES = 8 << 20;
+
 /** Name of the lock that makes one process at a time do whole-corpus catch-up. */
 export const CATCH_UP_LOCK = "catch-up";
 
@@ -106,6 +131,7 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		groupMs: BULK_GROUP_MS,
 		commitNow,
 		contendedSync: { batchBytes: CONTENDED_BATCH_BYTES, chunkBytes: CONTENDED_BATCH_BYTES },
+		prefetchMinBytes: job.threads === 2 ? PREFETCH_MIN_BYTES : undefined,
 		// Yield to the event loop (lock refresh) and to hot-path writers of any process that announced a write.
 		between: async () => {
 			await new Promise<void>((r) => setImmediate(r));

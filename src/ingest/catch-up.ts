@@ -3,13 +3,16 @@
  * newest first) in small transactions, and drop the rows of files that are gone. Runs only in the process that
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
+import { DEFAULT_MAX_LINE_BYTES } from "../parse/parse-chunk.js";
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
+import { Prefetch } from "./prefetch.js";
+import { chunkBytesOf, DEFAULT_BATCH_BYTES } from "./read-batch.js";
 import { planTreeStates, type StatePlan } from "./state-plan.js";
-import { BatchFailed, DEFAULT_BATCH_BYTES, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
+import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 
 /** Progress of one catch-up pass, reported after every file. */
 export interface CatchUpProgress {
@@ -48,10 +51,17 @@ export interface CatchUpOptions {
 	 * waits for less (the write lock is held for one batch at a time then).
 	 */
 	contendedSync?: SyncOptions;
+	/**
+	 * New files of at least this many bytes in all get a prefetch thread (prefetch.ts) that parses and projects them
+	 * beside the writer. Absent: none.
+	 */
+	prefetchMinBytes?: number;
 }
 
 export interface CatchUpResult extends CatchUpProgress {
 	stopped: boolean;
+	/** Input bytes the writer took parsed and projected from the prefetch thread. */
+	prefetchedBytes: number;
 	errors: Array<{ path: string; error: string }>;
 }
 
@@ -100,6 +110,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		statesChanged: 0,
 		elapsedMs: 0,
 		stopped: false,
+		prefetchedBytes: 0,
 		errors: [],
 	};
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
@@ -115,12 +126,23 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 				group.enter();
 			}
 		: between;
-	const syncer = new SourceSyncer(db, { ...options.sync, between: pause, shouldStop: options.shouldStop });
+	const prefetch = await startPrefetch(
+		work.filter((f) => !stored.has(f.path)),
+		options,
+	);
+	const syncer = new SourceSyncer(db, {
+		...options.sync,
+		prepared: prefetch,
+		between: pause,
+		shouldStop: options.shouldStop,
+	});
 	// A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
-	// transaction: the open group is committed, so the parse never holds the write lock.
+	// transaction: by the prefetch thread, or here once the open group is committed, so the parse never holds the lock.
 	const planBytes = options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES;
 	const planFor = (file: { path: string; size: number }): StatePlan | undefined => {
 		if (stored.has(file.path) || file.size <= planBytes) return undefined;
+		const prefetched = prefetch?.plan(file.path);
+		if (prefetched) return prefetched.plan;
 		group?.commit();
 		try {
 			return planTreeStates(file.path, options.sync?.maxLineBytes);
@@ -132,8 +154,10 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		if (!group) return syncer.sync(path, { statePlan });
 		group.join(path);
 		const contended = options.contendedSync !== undefined && (options.commitNow?.() ?? false);
+		// A contended file reads in small batches itself: a prepared chunk would hold the lock for a whole chunk.
+		const small = contended ? { ...options.contendedSync, prepared: undefined } : {};
 		try {
-			return await syncer.sync(path, { ...(contended ? options.contendedSync : {}), inTransaction: true, statePlan });
+			return await syncer.sync(path, { ...small, inTransaction: true, statePlan });
 		} catch (err) {
 			if (!(err instanceof BatchFailed)) throw err;
 			// Redo the group's files with a transaction per batch: the failing one records its own failure.
@@ -162,19 +186,45 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	try {
 		// New and changed files first (a moved file is re-keyed here before its old path is seen as gone).
 		for (const file of work) {
-			if (options.shouldStop?.()) return { ...progress, stopped: true };
+			if (options.shouldStop?.()) {
+				progress.stopped = true;
+				return progress;
+			}
 			account(file.path, await syncOne(file.path, planFor(file)));
 			await pause();
 		}
 		for (const path of vanished) {
-			if (options.shouldStop?.()) return { ...progress, stopped: true };
+			if (options.shouldStop?.()) {
+				progress.stopped = true;
+				return progress;
+			}
 			account(path, await syncOne(path));
 			await pause();
 		}
 	} finally {
 		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
 		group?.commit();
+		progress.prefetchedBytes = prefetch?.stats.bytes ?? 0;
+		await prefetch?.close();
 	}
 	progress.elapsedMs = Date.now() - started;
 	return progress;
+}
+
+/** A prefetch thread for the pass's new files when they are worth one (`prefetchMinBytes`). */
+async function startPrefetch(
+	fresh: ReadonlyArray<{ path: string; size: number }>,
+	options: CatchUpOptions,
+): Promise<Prefetch | undefined> {
+	const min = options.prefetchMinBytes;
+	if (min === undefined || fresh.length === 0 || fresh.reduce((n, f) => n + f.size, 0) < min) return undefined;
+	const sync = options.sync ?? {};
+	return Prefetch.start(
+		fresh.map((f) => f.path),
+		{
+			batchBytes: sync.batchBytes ?? DEFAULT_BATCH_BYTES,
+			chunkBytes: chunkBytesOf(sync),
+			maxLineBytes: sync.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+		},
+	);
 }

@@ -45,9 +45,12 @@ export function hashBytes(bytes: Uint8Array): string {
 	return h64(bytes).toString(16).padStart(16, "0");
 }
 
-/** xxHash64 of one line's bytes as 8 big-endian bytes (the `events.line_hash` column). */
+/** Bytes of a line hash. */
+export const LINE_HASH_BYTES = 8;
+
+/** xxHash64 of one line's bytes as LINE_HASH_BYTES big-endian bytes (the `events.line_hash` column). */
 export function lineHash(bytes: Uint8Array): Buffer {
-	const out = Buffer.alloc(8);
+	const out = Buffer.alloc(LINE_HASH_BYTES);
 	out.writeBigUInt64BE(h64(bytes));
 	return out;
 }

@@ -10,7 +10,14 @@ import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
-import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
+import {
+	BACKGROUND_THREADS,
+	CATCH_UP_LOCK,
+	type CatchUpJob,
+	type CatchUpOutcome,
+	type CatchUpThreads,
+	runCatchUpJob,
+} from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import type { DiscoveryRoot } from "./discover.js";
@@ -28,6 +35,8 @@ export interface IndexManagerOptions {
 	workspaceDirs?: string[];
 	/** Run catch-up in a worker thread (default) or in slices on this thread. */
 	useWorker?: boolean;
+	/** Threads of a catch-up or rebuild (catch-up-job.ts; default BACKGROUND_THREADS). */
+	catchUpThreads?: CatchUpThreads;
 	/** Lock staleness threshold in ms (tests only). */
 	lockStaleMs?: number;
 }
@@ -223,6 +232,7 @@ export class IndexManager {
 			extraFiles: this.options.extraFiles ?? [],
 			workspaceDirs: this.options.workspaceDirs ?? [],
 			lockStaleMs: this.options.lockStaleMs,
+			threads: this.options.catchUpThreads ?? BACKGROUND_THREADS,
 		};
 	}
 

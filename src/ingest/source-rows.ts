@@ -2,23 +2,17 @@
  * Row-level writes for one source: events, fragments, their FTS bodies, tree states and the checkpoint.
  * Every function here runs inside the caller's write transaction.
  */
-import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
-import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
-import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN, weightClass } from "../query/rank.js";
+import type { TreeNode, TreeStates } from "../project/types.js";
+import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN } from "../query/rank.js";
 import { AttributeSetWriter } from "../store/attribute-sets.js";
-import {
-	decodedSql,
-	decodedTimestampSql,
-	encodeCode,
-	encodeNullableCode,
-	encodeTimestamp,
-} from "../store/column-codes.js";
+import { decodedSql, decodedTimestampSql, encodeCode } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
-import { decodeFragmentText, encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
-import { fragmentTags, type TagFacts } from "../text/fragment-tags.js";
+import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import { fragmentTags, placedTags, sourceTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
+import { type IndexedEvent, isRetrieval, rowOf } from "./event-rows.js";
 
 /** Receipts kept per source (the count is kept in full). */
 export const MAX_RECEIPTS = 50;
@@ -155,7 +149,7 @@ export class SourceRows {
 	 */
 	insert(
 		sourceId: number,
-		projected: ProjectedEvent[],
+		events: readonly IndexedEvent[],
 		states: (seq: number) => TreeStates,
 		lineHash: (seq: number) => Uint8Array | null,
 		cwd: string | null,
@@ -164,62 +158,40 @@ export class SourceRows {
 		// Ids are slot × ID_STRIDE + weight class (rank.ts); the writer holds the store lock, so the slots are its own.
 		let slot = (this.nextSlot.get() as { slot: number }).slot;
 		const attributes = this.attributeSets.batch();
-		for (const e of projected) {
-			const s = states(e.seq);
+		const source = sourceTags(sourceId, cwd);
+		for (const e of events) {
+			const [seq, entryId, parentId, type, linkId, role, tool, callId, isError, timestamp, lineNo, ...rest] = rowOf(e);
+			const [byteStart, byteEnd, attrs, shared, files, fragments] = rest;
+			const s = states(seq);
 			this.insertEvent.run(
 				sourceId,
-				e.seq,
-				e.entryId,
-				e.parentId,
-				encodeCode("entryType", e.entryType),
-				encodeNullableCode("role", e.role),
-				e.toolName ?? null,
-				e.toolCallId ?? null,
-				e.isError ? 1 : 0,
-				encodeTimestamp(e.timestamp),
-				e.lineNo,
-				e.byteStart,
-				e.byteEnd,
-				lineHash(e.seq),
-				e.linkId ?? null,
-				attributes(e.attributes),
-				JSON.stringify(e.files),
+				seq,
+				entryId,
+				parentId,
+				encodeCode("entryType", type),
+				role,
+				tool,
+				callId,
+				isError,
+				timestamp,
+				lineNo,
+				byteStart,
+				byteEnd,
+				lineHash(seq),
+				linkId,
+				attributes(attrs, shared),
+				files,
 				encodeCode("branchState", s.branchState),
 				encodeCode("selectionState", s.selectionState),
 			);
-			for (const f of e.fragments) {
-				const id = slot++ * ID_STRIDE + weightClass(f.kind, f.charCount);
-				this.insertFragment.run(
-					id,
-					sourceId,
-					e.seq,
-					f.ord,
-					encodeCode("kind", f.kind),
-					encodeFragmentText(f.text),
-					f.charCount,
-					f.toolName ?? null,
-					f.toolCallId ?? null,
-				);
-				const tags = fragmentTags({
-					sourceId,
-					cwd,
-					kind: f.kind,
-					toolName: f.toolName ?? e.toolName ?? null,
-					isError: e.isError === true,
-					retrieval: isRetrieval(f.toolName ?? null, e.role ?? null, e.toolName ?? null),
-					timestamp: e.timestamp,
-					branchState: s.branchState,
-					selectionState: s.selectionState,
-				});
-				this.writeFts(id, f.text, tags);
+			for (const [weight, ord, kind, stored, charCount, fragmentTool, fragmentCall, body, own] of fragments) {
+				const id = slot++ * ID_STRIDE + weight;
+				this.insertFragment.run(id, sourceId, seq, ord, kind, stored, charCount, fragmentTool, fragmentCall);
+				this.insertFts.run(id, body, placedTags(source, own, s.branchState, s.selectionState));
 				fragmentCount++;
 			}
 		}
 		return fragmentCount;
-	}
-
-	private writeFts(id: number, text: string, tags: string): void {
-		this.insertFts.run(id, searchText(text), tags);
 	}
 
 	/**
@@ -252,7 +224,7 @@ export class SourceRows {
 				branchState: states.branchState,
 				selectionState: states.selectionState,
 			};
-			this.writeFts(f.id, text, fragmentTags(facts));
+			this.insertFts.run(f.id, searchText(text), fragmentTags(facts));
 		}
 	}
 
@@ -332,10 +304,6 @@ interface FragmentForTags extends EventLine {
 }
 
 /** Calls and results of the retrieval tools stay indexed as audit evidence but are hidden from ordinary searches. */
-function isRetrieval(fragmentTool: string | null, role: string | null, eventTool: string | null): boolean {
-	if (fragmentTool !== null && RETRIEVAL_TOOL_NAMES.includes(fragmentTool)) return true;
-	return role === "toolResult" && eventTool !== null && RETRIEVAL_TOOL_NAMES.includes(eventTool);
-}
 
 /** Checkpoint fields a sync may write; absent keys are left as they are. */
 export interface CheckpointUpdate {

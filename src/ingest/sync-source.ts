@@ -11,34 +11,24 @@
  */
 import { closeSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
-import type { ParseState, SessionHeader, SkipReceipt } from "../parse/types.js";
-import { projectEntry } from "../project/project-entry.js";
+import { initialParseState } from "../parse/parse-chunk.js";
+import type { ParseState, SessionHeader } from "../parse/types.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
-import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
+import type { TreeNode, TreeStates } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
 import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout } from "../store/db.js";
-import { CHUNK_BYTES, chunkReader, nextParseBuffer } from "./chunk-reader.js";
+import { eventNode, type IndexedEvent } from "./event-rows.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
-import { fingerprintRanges, hashRange, lineHash } from "./fingerprint.js";
+import { fingerprintRanges, hashRange } from "./fingerprint.js";
+import { type ReadOptions, readBatch } from "./read-batch.js";
 import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
 import { planHolds, plannedStates, type StatePlan } from "./state-plan.js";
 
-export interface SyncOptions {
-	/** Input bytes per transaction; a longer backlog is committed in several batches. */
-	batchBytes?: number;
-	/** Lines longer than this are skipped with a receipt, without being held in memory. */
-	maxLineBytes?: number;
-	chunkBytes?: number;
+export interface SyncOptions extends ReadOptions {
 	/** Called between batches (e.g. to yield to the event loop). */
 	between?: () => Promise<void>;
 	/** Checked between batches; true stops after the current batch (the checkpoint stays consistent). */
 	shouldStop?: () => boolean;
-	/**
-	 * Checked before each further chunk once the batch has indexed a line: true ends the batch there, so a hot-path
-	 * writer that is waiting gets the write lock after one chunk (`chunkBytes`) instead of one whole batch (catch-up.ts).
-	 */
-	endBatchEarly?: () => boolean;
 	/**
 	 * Longest time one attempt to start a write transaction may block this thread (the hot path's frame budget);
 	 * unset: the connection's busy timeout. Another process holding the write lock longer makes the sync "busy".
@@ -89,11 +79,6 @@ export interface SyncResult {
 	error?: string;
 }
 
-export const DEFAULT_BATCH_BYTES = 4 << 20;
-
-/** A line at least this long is followed by a full garbage collection (runtime.ts `collectGarbage`). */
-const HUGE_LINE_BYTES = 1 << 20;
-
 /** The result of a sync that found nothing to do. */
 export function unchangedResult(): SyncResult {
 	return {
@@ -106,7 +91,6 @@ export function unchangedResult(): SyncResult {
 		statesChanged: 0,
 	};
 }
-export const DEFAULT_MAX_LINE_BYTES = 8 << 20;
 
 interface BatchResult extends SyncResult {
 	done: boolean;
@@ -278,7 +262,7 @@ export class SourceSyncer {
 		o: SyncOptions,
 		result: BatchResult,
 	): BatchResult {
-		const batch = readBatch(fd, file.size, row.offset === 0 ? initialParseState() : parseStateOf(row), o);
+		const batch = readBatch(fd, row.path, file, row.offset === 0 ? initialParseState() : parseStateOf(row), o);
 		const { projected, receipts, hashes, sessionName, huge, state, pending } = batch;
 		result.bytesRead = batch.bytesRead;
 		// The parsed entries are garbage once readBatch returned (its frame held them): free them, and the long line's
@@ -359,11 +343,11 @@ export class SourceSyncer {
 	 */
 	private treeStates(
 		row: SourceCheckpoint,
-		projected: ProjectedEvent[],
+		projected: IndexedEvent[],
 		plan: StatePlan | undefined,
 		recompute: boolean,
 	): Map<number, TreeStates> {
-		const nodes: TreeNode[] = projected.map(treeNodeOf);
+		const nodes: TreeNode[] = projected.map((e) => treeNodeOf(eventNode(e)));
 		if (nodes.length === 0) return new Map();
 		const planned = plan && plannedStates(plan, nodes);
 		if (planned) return planned;
@@ -445,79 +429,9 @@ function hasNewline(bytes: Uint8Array): boolean {
 }
 
 /** The last event's id and seq (only those: a reference to the event would keep its texts alive). */
-function leafOf(events: readonly ProjectedEvent[]): { entryId: string; seq: number } | undefined {
+function leafOf(events: readonly IndexedEvent[]): { entryId: string; seq: number } | undefined {
 	const e = events[events.length - 1];
-	return e && { entryId: e.entryId, seq: e.seq };
-}
-
-/** What one batch read from a file: its projected events, receipts and line hashes, and where the parse stopped. */
-interface ReadBatch {
-	projected: ProjectedEvent[];
-	receipts: SkipReceipt[];
-	hashes: Map<number, Uint8Array>;
-	sessionName: string | null | undefined;
-	state: ParseState;
-	/** The unfinished rest after the last complete line (a copy when a long line was read, so its buffer can go). */
-	pending: Uint8Array;
-	bytesRead: number;
-	/** The reader's position: the next byte it would read. */
-	readTo: number;
-	/** A line of at least HUGE_LINE_BYTES was read. */
-	huge: boolean;
-}
-
-/**
- * Reads, parses and projects lines from `start.byteOffset` until the batch budget is crossed or the hot path asks
- * for the lock. Its own function so that the parsed entries (raw JSON of multi-MB lines) die with its frame.
- */
-function readBatch(fd: number, size: number, start: ParseState, o: SyncOptions): ReadBatch {
-	const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
-	const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-	// A batch ends after the chunk that crosses its budget: chunks no larger than the budget keep it (a 64 KiB
-	// contended batch read 1 MiB chunks and held the write lock for 1 MiB of inserts).
-	const reader = chunkReader(fd, start.byteOffset, size, o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes));
-	const projected: ProjectedEvent[] = [];
-	const receipts: SkipReceipt[] = [];
-	const hashes = new Map<number, Uint8Array>();
-	let sessionName: string | null | undefined;
-	let huge = false;
-	let state = start;
-	let pending: Uint8Array = new Uint8Array(0);
-	for (;;) {
-		if (state.byteOffset - start.byteOffset >= batchBytes) break;
-		if (state.byteOffset > start.byteOffset && o.endBatchEarly?.()) break;
-		const next = nextParseBuffer(reader, pending, maxLine);
-		if (!next) break;
-		pending = next;
-		// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
-		const parsed = parseChunk(pending, state, { maxLineBytes: maxLine });
-		const consumed = parsed.state.byteOffset - state.byteOffset;
-		const base = state.byteOffset;
-		state = parsed.state;
-		receipts.push(...parsed.receipts);
-		for (const entry of parsed.entries) {
-			if (entry.byteEnd - entry.byteStart >= HUGE_LINE_BYTES) {
-				// Free the decoded line (and what earlier batches left) before projecting makes more copies of it.
-				huge = true;
-				collectGarbage();
-			}
-			const event = projectEntry(entry);
-			if (event.sessionName !== undefined) sessionName = event.sessionName || null;
-			projected.push(event);
-			// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
-			hashes.set(event.seq, lineHash(pending.subarray(event.byteStart - base, event.byteEnd - base)));
-		}
-		pending = pending.subarray(consumed);
-	}
-	return {
-		projected,
-		receipts,
-		hashes,
-		sessionName,
-		state,
-		pending: huge ? pending.slice() : pending,
-		bytesRead: reader.bytesRead,
-		readTo: reader.position,
-		huge,
-	};
+	if (!e) return undefined;
+	const { entryId, seq } = eventNode(e);
+	return { entryId, seq };
 }

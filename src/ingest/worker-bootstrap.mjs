@@ -1,14 +1,17 @@
-// Worker entry in plain JavaScript. In the built package (dist/) the compiled worker sits beside this file and is
-// imported directly; in a source checkout (tests) Bun imports the TypeScript itself and Node goes through tsx,
-// which is then a dev dependency.
+// Worker entry in plain JavaScript, for both of the index's threads: the catch-up worker (catch-up-worker.ts) and a
+// bulk pass's prefetch thread (prefetch-worker.ts, named by `workerData.entry`). In the built package (dist/) the
+// compiled module sits beside this file and is imported directly; in a source checkout (tests) Bun imports the
+// TypeScript itself and Node goes through tsx, which is then a dev dependency.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { workerData } from "node:worker_threads";
 
-const compiled = new URL("./catch-up-worker.js", import.meta.url);
+const entry = workerData?.entry === "prefetch-worker" ? "prefetch-worker" : "catch-up-worker";
+const compiled = new URL(`./${entry}.js`, import.meta.url);
 if (existsSync(fileURLToPath(compiled))) {
 	await import(compiled.href);
 } else {
-	const source = new URL("./catch-up-worker.ts", import.meta.url).href;
+	const source = new URL(`./${entry}.ts`, import.meta.url).href;
 	if (typeof globalThis.Bun !== "undefined") {
 		await import(source);
 	} else {

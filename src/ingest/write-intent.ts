@@ -38,9 +38,10 @@ export function writeDone(indexDir: string): void {
 	touch(indexDir, new Date(0));
 }
 
+/** The announcement's time; 0 when there is none. Asked once per chunk of a bulk pass: no exception when absent. */
 function intentTime(indexDir: string): number {
 	try {
-		return statSync(join(indexDir, INTENT_FILE)).mtimeMs;
+		return statSync(join(indexDir, INTENT_FILE), { throwIfNoEntry: false })?.mtimeMs ?? 0;
 	} catch {
 		return 0;
 	}

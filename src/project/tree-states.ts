@@ -17,7 +17,9 @@ export function reachesModel(entryType: string): boolean {
 }
 
 /** The part of an event tree-state computation needs. */
-export function treeNodeOf(event: ProjectedEvent): TreeNode {
+export function treeNodeOf(
+	event: Pick<ProjectedEvent, "seq" | "entryId" | "parentId" | "entryType" | "linkId">,
+): TreeNode {
 	return node(event.seq, event.entryId, event.parentId, event.entryType, event.linkId);
 }
 

@@ -37,12 +37,14 @@ export class AttributeSetWriter {
 		this.add = db.prepare("INSERT INTO attribute_sets (json) VALUES (?)");
 	}
 
-	/** An encoder for one batch, inside its write transaction. */
-	batch(): (attributes: Readonly<Record<string, unknown>>) => string {
+	/**
+	 * An encoder for one batch, inside its write transaction: the column value of an attributes object given as its
+	 * JSON text and `isSharedAttributeSet` of it (both derived before the write: ingest/event-rows.ts).
+	 */
+	batch(): (json: string, shared: boolean) => string {
 		const ids = new Map<string, string>();
-		return (attributes) => {
-			const json = JSON.stringify(attributes);
-			if (!isSharedAttributeSet(attributes)) return json;
+		return (json, shared) => {
+			if (!shared) return json;
 			let id = ids.get(json);
 			if (id === undefined) {
 				const row = this.find.get(json) as { id: number } | undefined;

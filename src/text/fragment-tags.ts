@@ -12,16 +12,20 @@
  * re-checked in SQL on the rows it returns. Pure.
  */
 
-/** What the tags of one fragment are derived from. */
-export interface TagFacts {
-	sourceId: number;
-	cwd: string | null;
+/** What the tags of one fragment that its event alone decides are derived from. */
+export interface OwnTagFacts {
 	kind: string;
 	toolName: string | null;
 	isError: boolean;
 	/** A call or result of a retrieval tool (event_search …), hidden unless toolNames names it. */
 	retrieval: boolean;
 	timestamp: string;
+}
+
+/** What the tags of one fragment are derived from. */
+export interface TagFacts extends OwnTagFacts {
+	sourceId: number;
+	cwd: string | null;
 	branchState: string;
 	selectionState: string;
 }
@@ -73,13 +77,27 @@ export function timeTags(timestamp: string): string[] {
 
 /** The `tags` column text of one fragment. */
 export function fragmentTags(f: TagFacts): string {
-	const out = [tag.source(f.sourceId), tag.kind(f.kind)];
-	if (f.cwd) out.push(tag.cwd(f.cwd));
+	return placedTags(sourceTags(f.sourceId, f.cwd), ownTags(f), f.branchState, f.selectionState);
+}
+
+/** The tags of a source and its session's cwd, which all its fragments share. */
+export function sourceTags(sourceId: number, cwd: string | null): string {
+	return cwd ? `${tag.source(sourceId)} ${tag.cwd(cwd)}` : tag.source(sourceId);
+}
+
+/** The tags its event alone decides (a bulk pass derives them before the write: ingest/event-rows.ts). */
+export function ownTags(f: OwnTagFacts): string {
+	const out = [tag.kind(f.kind)];
 	if (f.toolName) out.push(tag.tool(f.toolName));
 	if (f.isError) out.push(tag.error());
 	if (f.retrieval) out.push(tag.retrieval());
-	out.push(...timeTags(f.timestamp), tag.treeState(f.branchState, f.selectionState));
+	out.push(...timeTags(f.timestamp));
 	return out.join(" ");
+}
+
+/** The `tags` column text of a fragment from its source's tags (`sourceTags`), its own (`ownTags`) and its states. */
+export function placedTags(source: string, own: string, branchState: string, selectionState: string): string {
+	return `${source} ${own} ${tag.treeState(branchState, selectionState)}`;
 }
 
 /** Earliest and latest years a time range cover reaches for an open bound (outside: no time tokens are used). */

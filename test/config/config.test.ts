@@ -37,7 +37,7 @@ describe("loadConfig", () => {
 			roots: [],
 			authorization: { extraRoots: [], allRoots: false },
 			budgets: DEFAULT_BUDGETS,
-			catchUp: { enabled: true },
+			catchUp: { enabled: true, threads: 1 },
 			loadedFiles: [],
 		});
 		expect(globalFile).toBe(join(agentDir, "event-index.json"));
@@ -56,6 +56,7 @@ describe("loadConfig", () => {
 			roots: ["/archive/c"],
 			authorization: { allRoots: false },
 			budgets: { searchLimit: 5 },
+			catchUp: { threads: 2 },
 		});
 		const { config, problems } = loadConfig({ cwd, agentDir, env: {} });
 		expect(problems).toEqual([]);
@@ -63,7 +64,7 @@ describe("loadConfig", () => {
 		expect(config.roots).toEqual(["/archive/c"]);
 		expect(config.authorization).toEqual({ extraRoots: ["/shared"], allRoots: false });
 		expect(config.budgets).toEqual({ ...DEFAULT_BUDGETS, searchLimit: 5, snippetChars: 300 });
-		expect(config.catchUp).toEqual({ enabled: false });
+		expect(config.catchUp).toEqual({ enabled: false, threads: 2 });
 		expect(config.loadedFiles).toEqual([globalFile, projectFile]);
 	});
 
@@ -108,14 +109,14 @@ describe("loadConfig", () => {
 			extra: true,
 			authorization: { extraRoots: ["/fine", 3, ""], allRoots: "yes", everything: true },
 			budgets: { searchLimit: 0, snippetChars: 500, windowChars: 2.5, bogus: 1, coldWaitMs: "fast" },
-			catchUp: { enabled: "no" },
+			catchUp: { enabled: "no", threads: 4 },
 		});
 		const { config, problems } = loadConfig({ cwd, agentDir, env: {} });
 		expect(config.indexDir).toBe("/idx/ok");
 		expect(config.roots).toEqual([]);
 		expect(config.authorization).toEqual({ extraRoots: ["/fine"], allRoots: false });
 		expect(config.budgets).toEqual({ ...DEFAULT_BUDGETS, snippetChars: 500 });
-		expect(config.catchUp.enabled).toBe(false);
+		expect(config.catchUp).toEqual({ enabled: false, threads: 1 });
 		const expected = [
 			'"extra" is not a known key',
 			'"indexDir" should be a non-empty path string, got number 7',
@@ -129,6 +130,7 @@ describe("loadConfig", () => {
 			'"budgets.bogus" is not a known budget',
 			'"budgets.coldWaitMs" should be an integer from 0 to 30000, got the string "fast"',
 			'"catchUp.enabled" should be true or false',
+			'"catchUp.threads" should be 1 or 2, got number 4',
 		];
 		expect(problems).toHaveLength(expected.length);
 		for (const fragment of expected) {

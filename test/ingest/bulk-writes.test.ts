@@ -10,8 +10,9 @@ import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
-import { DEFAULT_MAX_LINE_BYTES, SourceSyncer } from "../../src/ingest/sync-source.js";
+import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../../src/parse/parse-chunk.js";
 import { QUERY_MMAP_BYTES } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { openStore } from "../../src/store/open-store.js";

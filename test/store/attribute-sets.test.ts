@@ -97,11 +97,11 @@ describe("attribute sets", () => {
 		const set = { provider: "rolled", model: "back-1" };
 		expect(() =>
 			db.transaction(() => {
-				writer.batch()(set);
+				writer.batch()(JSON.stringify(set), true);
 				throw new Error("the batch fails");
 			}),
 		).toThrow("the batch fails");
-		const id = db.transaction(() => writer.batch()(set));
+		const id = db.transaction(() => writer.batch()(JSON.stringify(set), true));
 		const row = db.prepare("SELECT json FROM attribute_sets WHERE id = ?").get(Number(id)) as { json: string };
 		expect(JSON.parse(row.json)).toEqual(set);
 	});

@@ -29,6 +29,7 @@ const result = (over: Partial<CatchUpResult>): CatchUpResult => ({
 	statesChanged: 0,
 	elapsedMs: 0,
 	stopped: false,
+	prefetchedBytes: 0,
 	errors: [],
 	...over,
 });

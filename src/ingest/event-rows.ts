@@ -1,0 +1,122 @@
+/**
+ * An event's values as the writer binds them, derived from its projection before the write: coded columns,
+ * JSON texts, each fragment's stored text (store/fragment-text.ts), FTS body (text/search-text.ts) and own tags
+ * (text/fragment-tags.ts). Only what needs the store is left to the writer: the source id, the session's cwd tag,
+ * tree states and the shared attribute set's id. Rows are tuples, so a chunk of them crosses between threads
+ * (prefetch.ts) without a property name per value; the prefetch thread makes them ahead of the writer, the writer
+ * makes them itself, one event at a time, for what it reads itself.
+ */
+import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
+import type { ProjectedEvent } from "../project/types.js";
+import { weightClass } from "../query/rank.js";
+import { isSharedAttributeSet } from "../store/attribute-sets.js";
+import { encodeCode, encodeNullableCode, encodeTimestamp, type StoredCode } from "../store/column-codes.js";
+import { encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import { ownTags } from "../text/fragment-tags.js";
+import { searchText } from "../text/search-text.js";
+
+/** One fragment's values for `fragments` and `fragments_fts`. */
+export type FragmentRow = [
+	weightClass: number,
+	ord: number,
+	kind: StoredCode,
+	stored: StoredFragmentText,
+	charCount: number,
+	toolName: string | null,
+	toolCallId: string | null,
+	body: string,
+	ownTags: string,
+];
+
+/** One event's values for `events`, the facts its tree node is made of first, then its fragments' rows. */
+export type EventRow = [
+	seq: number,
+	entryId: string,
+	parentId: string | null,
+	entryType: string,
+	linkId: string | null,
+	role: StoredCode | null,
+	toolName: string | null,
+	toolCallId: string | null,
+	isError: 0 | 1,
+	timestamp: StoredCode,
+	lineNo: number,
+	byteStart: number,
+	byteEnd: number,
+	/** The attributes object as JSON, and whether it is stored once for all events (store/attribute-sets.ts). */
+	attributes: string,
+	sharedAttributes: boolean,
+	files: string,
+	fragments: FragmentRow[],
+];
+
+/** An event as the writer takes it: projected (its rows derived as it is inserted) or already a row. */
+export type IndexedEvent = ProjectedEvent | EventRow;
+
+/** The rows of a projected event. */
+export function eventRow(e: ProjectedEvent): EventRow {
+	const fragments = e.fragments.map((f): FragmentRow => {
+		const toolName = f.toolName ?? null;
+		const own = ownTags({
+			kind: f.kind,
+			toolName: toolName ?? e.toolName ?? null,
+			isError: e.isError,
+			retrieval: isRetrieval(toolName, e.role ?? null, e.toolName ?? null),
+			timestamp: e.timestamp,
+		});
+		return [
+			weightClass(f.kind, f.charCount),
+			f.ord,
+			encodeCode("kind", f.kind),
+			encodeFragmentText(f.text),
+			f.charCount,
+			toolName,
+			f.toolCallId ?? null,
+			searchText(f.text),
+			own,
+		];
+	});
+	return [
+		e.seq,
+		e.entryId,
+		e.parentId,
+		e.entryType,
+		e.linkId ?? null,
+		encodeNullableCode("role", e.role),
+		e.toolName ?? null,
+		e.toolCallId ?? null,
+		e.isError ? 1 : 0,
+		encodeTimestamp(e.timestamp),
+		e.lineNo,
+		e.byteStart,
+		e.byteEnd,
+		JSON.stringify(e.attributes),
+		isSharedAttributeSet(e.attributes),
+		JSON.stringify(e.files),
+		fragments,
+	];
+}
+
+/** The row of an event of either form. */
+export function rowOf(e: IndexedEvent): EventRow {
+	return Array.isArray(e) ? e : eventRow(e);
+}
+
+/** The facts of an event's tree node and leaf, from either form. */
+export function eventNode(e: IndexedEvent): {
+	seq: number;
+	entryId: string;
+	parentId: string | null;
+	entryType: string;
+	linkId?: string;
+} {
+	if (!Array.isArray(e)) return e;
+	const [seq, entryId, parentId, entryType, linkId] = e;
+	return linkId === null ? { seq, entryId, parentId, entryType } : { seq, entryId, parentId, entryType, linkId };
+}
+
+/** A call or result of a retrieval tool (the filter that hides them unless asked). */
+export function isRetrieval(fragmentTool: string | null, role: string | null, eventTool: string | null): boolean {
+	if (fragmentTool !== null && RETRIEVAL_TOOL_NAMES.includes(fragmentTool)) return true;
+	return role === "toolResult" && eventTool !== null && RETRIEVAL_TOOL_NAMES.includes(eventTool);
+}

@@ -1,0 +1,83 @@
+/**
+ * The prefetch thread of a bulk pass: reads, parses and projects the pass's new files, and derives their fragments'
+ * stored texts and FTS bodies, at most PREFETCH_AHEAD_BYTES ahead of the writing thread (prefetch.ts). A line of
+ * HUGE_LINE_BYTES or more ends a file's chunks: the writer reads the rest itself, as it always did, so such a line
+ * is never held by two threads at once.
+ */
+import { closeSync } from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import { initialParseState } from "../parse/parse-chunk.js";
+import { chunkReader } from "./chunk-reader.js";
+import { openRegularFile } from "./file-facts.js";
+import { initFingerprints } from "./fingerprint.js";
+import {
+	CONTROL,
+	PREFETCH_AHEAD_BYTES,
+	PREFETCH_READY,
+	type PrefetchData,
+	type PrefetchMessage,
+} from "./prefetch-protocol.js";
+import { HUGE_LINE_BYTES, prepareChunk, readChunk } from "./read-batch.js";
+import { planTreeStates } from "./state-plan.js";
+
+const { files, port, control, read } = workerData as PrefetchData;
+
+const stopped = () => Atomics.load(control, CONTROL.stop) === 1;
+
+function post(message: PrefetchMessage): void {
+	port.postMessage(message);
+	Atomics.add(control, CONTROL.posted, 1);
+	Atomics.notify(control, CONTROL.posted);
+}
+
+/** Sleeps while the writer has PREFETCH_AHEAD_BYTES or more still to take. */
+function waitForRoom(): void {
+	for (;;) {
+		const ahead = Atomics.load(control, CONTROL.ahead);
+		if (ahead < PREFETCH_AHEAD_BYTES || stopped()) return;
+		Atomics.wait(control, CONTROL.ahead, ahead, 250);
+	}
+}
+
+function prepareFile(index: number): void {
+	const path = files[index];
+	const opened = openRegularFile(path);
+	if (!opened) return;
+	const { fd, file } = opened;
+	try {
+		const plan = file.size > read.batchBytes ? planTreeStates(path, read.maxLineBytes) : undefined;
+		post({ kind: "file", index, facts: file, plan });
+		const reader = chunkReader(fd, 0, file.size, read.chunkBytes);
+		let state = initialParseState();
+		let pending: Uint8Array = new Uint8Array(0);
+		for (;;) {
+			waitForRoom();
+			if (stopped() || Atomics.load(control, CONTROL.writerAt) > index) return;
+			const before = reader.bytesRead;
+			const step = readChunk(reader, pending, state, read.maxLineBytes, HUGE_LINE_BYTES);
+			if (!step || step === "too-long") return;
+			const chunk = prepareChunk(step, state.byteOffset, reader.bytesRead - before);
+			Atomics.add(control, CONTROL.ahead, chunk.bytesRead);
+			post({ kind: "chunk", index, chunk });
+			state = step.state;
+			pending = step.pending;
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+await initFingerprints();
+parentPort?.postMessage(PREFETCH_READY);
+for (let index = 0; index < files.length && !stopped(); index++) {
+	if (index < Atomics.load(control, CONTROL.writerAt)) continue;
+	try {
+		prepareFile(index);
+	} catch {
+		// The writer reads this file itself and meets (and records) whatever went wrong.
+	}
+	post({ kind: "end", index });
+}
+// Past the last file: a writer waiting for anything more wakes and reads for itself.
+post({ kind: "end", index: files.length });
+port.close();

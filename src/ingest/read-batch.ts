@@ -1,0 +1,214 @@
+/**
+ * The read half of one batch: the new lines of a file from a parse state on, parsed and projected, chunk by chunk,
+ * until the batch budget is crossed or a hot-path writer asks for the lock. A chunk comes from the file itself or,
+ * in a bulk pass, ready-made from the prefetch thread (prefetch.ts): same lines, same parse states.
+ */
+import { DEFAULT_MAX_LINE_BYTES, parseChunk } from "../parse/parse-chunk.js";
+import type { ParseState, SkipReceipt } from "../parse/types.js";
+import { projectEntry } from "../project/project-entry.js";
+import type { ProjectedEvent } from "../project/types.js";
+import { collectGarbage } from "../runtime.js";
+import { CHUNK_BYTES, type ChunkReader, chunkReader, nextParseBuffer } from "./chunk-reader.js";
+import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
+import type { FileFacts } from "./file-facts.js";
+import { LINE_HASH_BYTES, lineHash } from "./fingerprint.js";
+
+export const DEFAULT_BATCH_BYTES = 4 << 20;
+
+/** A line at least this long is followed by a full garbage collection (runtime.ts `collectGarbage`). */
+export const HUGE_LINE_BYTES = 1 << 20;
+
+/** How a batch reads: its budget, chunk size and longest line, and when it ends early. */
+export interface ReadOptions {
+	/** Input bytes per transaction; a longer backlog is committed in several batches. */
+	batchBytes?: number;
+	/** Lines longer than this are skipped with a receipt, without being held in memory. */
+	maxLineBytes?: number;
+	chunkBytes?: number;
+	/**
+	 * Checked before each further chunk once the batch has indexed a line: true ends the batch there, so a hot-path
+	 * writer that is waiting gets the write lock after one chunk (`chunkBytes`) instead of one whole batch (catch-up.ts).
+	 */
+	endBatchEarly?: () => boolean;
+	/** Chunks of new files parsed and projected by another thread (prefetch.ts). */
+	prepared?: PreparedChunks;
+}
+
+/** One chunk of a file, parsed and projected, its events' rows derived: what a batch takes in one step. */
+export interface PreparedChunk {
+	/** The parse state's offset the chunk starts at. */
+	start: number;
+	events: EventRow[];
+	receipts: SkipReceipt[];
+	/** The events' line hashes, LINE_HASH_BYTES each, in order (one buffer: each crossing buffer costs). */
+	hashes: Uint8Array;
+	sessionName: string | null | undefined;
+	/** The parse state after the chunk. */
+	state: ParseState;
+	bytesRead: number;
+}
+
+/** Prepared chunks of a pass's new files, in file order. */
+export interface PreparedChunks {
+	/** The chunk of the file at `path` (with these facts) that starts at `offset`, or undefined: read it here. */
+	take(path: string, file: FileFacts, offset: number): PreparedChunk | undefined;
+}
+
+/** What one batch read from a file: its projected events, receipts and line hashes, and where the parse stopped. */
+export interface ReadBatch {
+	projected: IndexedEvent[];
+	receipts: SkipReceipt[];
+	hashes: Map<number, Uint8Array>;
+	sessionName: string | null | undefined;
+	state: ParseState;
+	/** The unfinished rest after the last complete line (a copy when a long line was read, so its buffer can go). */
+	pending: Uint8Array;
+	bytesRead: number;
+	/** The reader's position: the next byte it would read. */
+	readTo: number;
+	/** A line of at least HUGE_LINE_BYTES was read. */
+	huge: boolean;
+}
+
+/** One parsed chunk of a file, as the prefetch thread makes it and a batch would have read it. */
+export interface ChunkStep {
+	events: ProjectedEvent[];
+	receipts: SkipReceipt[];
+	hashes: Map<number, Uint8Array>;
+	sessionName: string | null | undefined;
+	state: ParseState;
+	/** What is left of the buffer after the last complete line. */
+	pending: Uint8Array;
+	huge: boolean;
+}
+
+/**
+ * Parses the next buffer of `reader` after `pending` from `state` and projects its entries (with a full collection
+ * before a huge line is projected); null at the end of the range.
+ */
+export function readChunk(
+	reader: ChunkReader,
+	pending: Uint8Array,
+	state: ParseState,
+	maxLine: number,
+	stopBefore = Number.POSITIVE_INFINITY,
+): ChunkStep | null | "too-long" {
+	// With `stopBefore`, a longer line is never joined whole: the caller leaves it to another reader.
+	const buffer = nextParseBuffer(reader, pending, Math.min(maxLine, stopBefore));
+	if (!buffer) return null;
+	if (buffer.length >= stopBefore) return "too-long";
+	// The parser consumes an oversized line as it arrives (receipt at its `\n`), so `pending` stays bounded.
+	const parsed = parseChunk(buffer, state, { maxLineBytes: maxLine });
+	const base = state.byteOffset;
+	const step: ChunkStep = {
+		events: [],
+		receipts: parsed.receipts,
+		hashes: new Map(),
+		sessionName: undefined,
+		state: parsed.state,
+		pending: buffer.subarray(parsed.state.byteOffset - base),
+		huge: false,
+	};
+	for (const entry of parsed.entries) {
+		if (entry.byteEnd - entry.byteStart >= HUGE_LINE_BYTES) {
+			// Free the decoded line (and what earlier batches left) before projecting makes more copies of it.
+			step.huge = true;
+			collectGarbage();
+		}
+		const event = projectEntry(entry);
+		if (event.sessionName !== undefined) step.sessionName = event.sessionName || null;
+		step.events.push(event);
+		// Every indexed line keeps a hash of its bytes, so `verify` can prove the index against the file.
+		step.hashes.set(event.seq, lineHash(buffer.subarray(event.byteStart - base, event.byteEnd - base)));
+	}
+	return step;
+}
+
+/** A chunk step with its events' rows derived, ready to cross to the writing thread. */
+export function prepareChunk(step: ChunkStep, start: number, bytesRead: number) {
+	const hashes = new Uint8Array(step.events.length * LINE_HASH_BYTES);
+	step.events.forEach((e, i) => {
+		hashes.set(step.hashes.get(e.seq) as Uint8Array, i * LINE_HASH_BYTES);
+	});
+	return {
+		start,
+		events: step.events.map(eventRow),
+		receipts: step.receipts,
+		hashes,
+		sessionName: step.sessionName,
+		state: step.state,
+		bytesRead,
+	} satisfies PreparedChunk;
+}
+
+/**
+ * The chunk size of a batch: chunks no larger than its budget keep it (a 64 KiB contended batch read 1 MiB chunks
+ * and held the write lock for 1 MiB of inserts), since a batch ends after the chunk that crosses it.
+ */
+export function chunkBytesOf(o: ReadOptions): number {
+	return o.chunkBytes ?? Math.min(CHUNK_BYTES, o.batchBytes ?? DEFAULT_BATCH_BYTES);
+}
+
+/**
+ * Reads, parses and projects lines from `start.byteOffset` until the batch budget is crossed or the hot path asks
+ * for the lock. Its own function so that the parsed entries (raw JSON of multi-MB lines) die with its frame.
+ */
+export function readBatch(fd: number, path: string, file: FileFacts, start: ParseState, o: ReadOptions): ReadBatch {
+	const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
+	const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+	const batch: ReadBatch = {
+		projected: [],
+		receipts: [],
+		hashes: new Map(),
+		sessionName: undefined,
+		state: start,
+		pending: new Uint8Array(0),
+		bytesRead: 0,
+		readTo: start.byteOffset,
+		huge: false,
+	};
+	// Opened at the first chunk this thread reads itself, from where the prepared chunks (if any) ended.
+	let reader: ChunkReader | undefined;
+	for (;;) {
+		const { state } = batch;
+		if (state.byteOffset - start.byteOffset >= batchBytes) break;
+		if (state.byteOffset > start.byteOffset && o.endBatchEarly?.()) break;
+		const prepared = reader ? undefined : o.prepared?.take(path, file, state.byteOffset);
+		if (prepared) {
+			const hashes = new Map<number, Uint8Array>();
+			prepared.events.forEach(([seq], i) => {
+				hashes.set(seq, prepared.hashes.subarray(i * LINE_HASH_BYTES, (i + 1) * LINE_HASH_BYTES));
+			});
+			absorb(batch, prepared.events, { ...prepared, hashes });
+			batch.bytesRead += prepared.bytesRead;
+			// Up to its last whole line: an unfinished line after it is this thread's to read.
+			batch.readTo = prepared.state.byteOffset;
+			continue;
+		}
+		// Read here from where the prepared chunks ended (an unfinished line after them is read again).
+		reader ??= chunkReader(fd, state.byteOffset, file.size, chunkBytesOf(o));
+		const step = readChunk(reader, batch.pending, state, maxLine);
+		if (!step || step === "too-long") break;
+		absorb(batch, step.events, step);
+		batch.pending = step.pending;
+		batch.huge ||= step.huge;
+	}
+	if (reader) {
+		batch.bytesRead += reader.bytesRead;
+		batch.readTo = reader.position;
+	}
+	if (batch.huge) batch.pending = batch.pending.slice();
+	return batch;
+}
+
+function absorb(
+	batch: ReadBatch,
+	events: readonly IndexedEvent[],
+	step: Pick<ChunkStep, "receipts" | "hashes" | "sessionName" | "state">,
+): void {
+	batch.projected.push(...events);
+	batch.receipts.push(...step.receipts);
+	for (const [seq, hash] of step.hashes) batch.hashes.set(seq, hash);
+	if (step.sessionName !== undefined) batch.sessionName = step.sessionName;
+	batch.state = step.state;
+}
