@@ -163,7 +163,12 @@ describe("prefetch thread", () => {
 		}
 		const roots = [{ path: sessions, subfolders: false }];
 		const run = async (name: string, threads?: 1 | 2) => {
-			const m = await IndexManager.open({ indexDir: join(t.dir, name), roots, useWorker: true, catchUpThreads: threads });
+			const m = await IndexManager.open({
+				indexDir: join(t.dir, name),
+				roots,
+				useWorker: true,
+				catchUpThreads: threads,
+			});
 			try {
 				const outcome = await m.startCatchUp();
 				if (outcome.kind !== "done") throw new Error(`catch-up ${outcome.kind}`);
