@@ -85,7 +85,11 @@ const tasks: Record<string, (a: Args) => Promise<unknown>> = {
 		const stall = startStallMonitor();
 		const rss = startRssSampler();
 		const t0 = now();
-		const idx = await api.open({ agentDir: a.agentDir as string, indexDir });
+		const idx = await api.open({
+			agentDir: a.agentDir as string,
+			indexDir,
+			catchUpThreads: a.threads as 1 | 2 | undefined,
+		});
 		await idx.catchUp();
 		const ms = now() - t0;
 		const stalls = stall.stop();

@@ -29,6 +29,8 @@ export interface OpenOptions {
 	agentDir: string;
 	indexDir: string;
 	useWorker?: boolean;
+	/** Threads of its catch-ups (src/ingest/catch-up-job.ts, CatchUpThreads); the default is Pi's. */
+	catchUpThreads?: 1 | 2;
 }
 
 /** The project API as loaded, or why it is not available. */
@@ -70,6 +72,7 @@ export async function loadProjectApi(): Promise<ProjectApi> {
 				indexDir: o.indexDir,
 				roots: [{ path: join(o.agentDir, "sessions"), subfolders: true }],
 				useWorker: o.useWorker ?? true,
+				catchUpThreads: o.catchUpThreads,
 			});
 			return {
 				async catchUp() {
