@@ -54,22 +54,6 @@ export interface PreparedChunks {
 	take(path: string, file: FileFacts, offset: number): PreparedChunk | undefined;
 }
 
-/** What one batch read from a file: its projected events, receipts and line hashes, and where the parse stopped. */
-export interface ReadBatch {
-	projected: IndexedEvent[];
-	receipts: SkipReceipt[];
-	hashes: Map<number, Uint8Array>;
-	sessionName: string | null | undefined;
-	state: ParseState;
-	/** The unfinished rest after the last complete line (a copy when a long line was read, so its buffer can go). */
-	pending: Uint8Array;
-	bytesRead: number;
-	/** The reader's position: the next byte it would read. */
-	readTo: number;
-	/** A line of at least HUGE_LINE_BYTES was read. */
-	huge: boolean;
-}
-
 /** One parsed chunk of a file, as the prefetch thread makes it and a batch would have read it. */
 export interface ChunkStep {
 	events: ProjectedEvent[];
@@ -79,7 +63,16 @@ export interface ChunkStep {
 	state: ParseState;
 	/** What is left of the buffer after the last complete line. */
 	pending: Uint8Array;
+	/** A line of at least HUGE_LINE_BYTES was read. */
 	huge: boolean;
+}
+
+/** What one batch read from a file: its chunks' steps together, and how far it read. */
+export interface ReadBatch extends Omit<ChunkStep, "events"> {
+	projected: IndexedEvent[];
+	bytesRead: number;
+	/** The reader's position: the next byte it would read. */
+	readTo: number;
 }
 
 /**

@@ -84,6 +84,21 @@ function dump(db: SqliteDb): string[] {
 	];
 }
 
+/** A session file with one user line, a fresh store, and a prefetch thread started over the file. */
+async function oneFilePrefetched(text: string) {
+	await initFingerprints();
+	const t = tempDir("pei-prefetch-one-");
+	cleanups.push(t.cleanup);
+	const lines = lineFactory({ prefix: "o" });
+	const path = join(t.dir, "one.jsonl");
+	writeFileSync(path, lines.header() + lines.user(text));
+	const db = await freshStore();
+	const prefetch = await Prefetch.start([path], { batchBytes: 1 << 20, chunkBytes: 64 << 10, maxLineBytes: 1 << 20 });
+	if (!prefetch) throw new Error("the prefetch thread did not start");
+	cleanups.push(() => void prefetch.close());
+	return { t, lines, path, db, prefetch };
+}
+
 describe("prefetch thread", () => {
 	it("a pass with the thread writes exactly what a pass without it writes, most of it prepared by the thread", async () => {
 		await initFingerprints();
@@ -109,18 +124,8 @@ describe("prefetch thread", () => {
 	});
 
 	it("regression: a file that changed after the thread read it is read again by the writer, not taken stale", async () => {
-		await initFingerprints();
-		const t = tempDir("pei-prefetch-changed-");
-		cleanups.push(t.cleanup);
-		const lines = lineFactory({ prefix: "c" });
-		const path = join(t.dir, "changing.jsonl");
-		writeFileSync(path, lines.header() + lines.user("before the thread read it"));
-		const db = await freshStore();
+		const { t, lines, path, db, prefetch } = await oneFilePrefetched("before the thread read it");
 		const syncer = new SourceSyncer(db);
-
-		const prefetch = await Prefetch.start([path], { batchBytes: 1 << 20, chunkBytes: 64 << 10, maxLineBytes: 1 << 20 });
-		if (!prefetch) throw new Error("the prefetch thread did not start");
-		cleanups.push(() => void prefetch.close());
 		// Waits until the thread has opened the file (and so prepared it as it was).
 		expect(prefetch.plan(path)).toEqual({ plan: undefined });
 		appendFileSync(path, lines.user("appended after the thread read it"));
@@ -135,16 +140,7 @@ describe("prefetch thread", () => {
 	});
 
 	it("a file unchanged since the thread read it is taken prepared", async () => {
-		await initFingerprints();
-		const t = tempDir("pei-prefetch-same-");
-		cleanups.push(t.cleanup);
-		const lines = lineFactory({ prefix: "s" });
-		const path = join(t.dir, "same.jsonl");
-		writeFileSync(path, lines.header() + lines.user("read once, by the thread"));
-		const db = await freshStore();
-		const prefetch = await Prefetch.start([path], { batchBytes: 1 << 20, chunkBytes: 64 << 10, maxLineBytes: 1 << 20 });
-		if (!prefetch) throw new Error("the prefetch thread did not start");
-		cleanups.push(() => void prefetch.close());
+		const { path, db, prefetch } = await oneFilePrefetched("read once, by the thread");
 		const result = await new SourceSyncer(db).sync(path, { prepared: prefetch });
 		expect(result.entriesAdded).toBe(1);
 		expect(prefetch.stats).toEqual({ chunks: 1, bytes: statSync(path).size });
