@@ -6,7 +6,7 @@
 import { DEFAULT_MAX_LINE_BYTES } from "../parse/parse-chunk.js";
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
-import { type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
 import { Prefetch } from "./prefetch.js";
@@ -73,7 +73,50 @@ interface StoredFacts extends CheckpointFacts {
 
 export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
 	const started = Date.now();
-	const between = options.between ?? yieldToLoop;
+	const pass = discoverPass(db, options);
+	const progress = emptyResult(pass.work.length + pass.vanished.length);
+	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
+	options.onProgress?.({ ...progress });
+	const account = (path: string, r: SyncResult) => {
+		addSync(progress, path, r);
+		progress.elapsedMs = Date.now() - started;
+		options.onProgress?.({ ...progress });
+	};
+	const writer = await PassWriter.open(db, options, pass);
+	try {
+		// New and changed files first (a moved file is re-keyed here before its old path is seen as gone), then the
+		// stored paths discovery did not see.
+		const steps: Array<{ path: string; file?: DiscoveredFile }> = [
+			...pass.work.map((file) => ({ path: file.path, file })),
+			...pass.vanished.map((path) => ({ path })),
+		];
+		for (const { path, file } of steps) {
+			if (options.shouldStop?.()) {
+				progress.stopped = true;
+				return progress;
+			}
+			account(path, await writer.sync(path, file && writer.planFor(file)));
+			await writer.pause();
+		}
+	} finally {
+		progress.prefetchedBytes = await writer.close();
+	}
+	progress.elapsedMs = Date.now() - started;
+	return progress;
+}
+
+/** What a pass has to do, as discovery and the stored checkpoints say. */
+interface PassPlan {
+	/** New and changed files, in catch-up order. */
+	work: DiscoveredFile[];
+	/** Stored paths discovery did not see: gone files are removed, files outside these roots are kept. */
+	vanished: string[];
+	/** Paths that have rows. */
+	stored: ReadonlySet<string>;
+}
+
+/** Discovers the files, records how many there are (coverage counts them) and compares them with the checkpoints. */
+function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
 	const files = discoverFiles(options.roots, options.extraFiles ?? []);
 	const ordered = orderForCatchUp(files, options.inWorkspace ?? (() => false));
 	const stored = new Map(
@@ -90,17 +133,21 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 			.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
 			.run(KNOWN_SOURCES_KEY, String(files.length)),
 	);
-
 	const discovered = new Set(files.map((f) => f.path));
-	// Rows whose files were not discovered: gone files are removed, files outside these roots are kept.
-	const vanished = [...stored.keys()].filter((p) => !discovered.has(p));
-	// The sync's own unchanged rule (identity included), checked here without opening a transaction.
-	const work = ordered.filter((f) => {
-		const row = stored.get(f.path);
-		return !row || !matchesCheckpoint(row, f);
-	});
-	const progress: CatchUpResult = {
-		total: work.length + vanished.length,
+	return {
+		// The sync's own unchanged rule (identity included), checked here without opening a transaction.
+		work: ordered.filter((f) => {
+			const row = stored.get(f.path);
+			return !row || !matchesCheckpoint(row, f);
+		}),
+		vanished: [...stored.keys()].filter((p) => !discovered.has(p)),
+		stored: new Set(stored.keys()),
+	};
+}
+
+function emptyResult(total: number): CatchUpResult {
+	return {
+		total,
 		done: 0,
 		indexed: 0,
 		failed: 0,
@@ -113,44 +160,79 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		prefetchedBytes: 0,
 		errors: [],
 	};
-	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
-	options.onProgress?.({ ...progress });
-	const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
-	// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
-	// next group opens before the next batch (batches inside a group run in its transaction).
-	const pause = group
-		? async () => {
-				if (!group.due()) return;
-				group.commit();
-				await between();
-				group.enter();
-			}
-		: between;
-	const prefetch = await startPrefetch(
-		work.filter((f) => !stored.has(f.path)),
-		options,
-	);
-	const syncer = new SourceSyncer(db, {
-		...options.sync,
-		prepared: prefetch,
-		between: pause,
-		shouldStop: options.shouldStop,
-	});
-	// A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
-	// transaction: by the prefetch thread, or here once the open group is committed, so the parse never holds the lock.
-	const planBytes = options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES;
-	const planFor = (file: { path: string; size: number }): StatePlan | undefined => {
-		if (stored.has(file.path) || file.size <= planBytes) return undefined;
-		const prefetched = prefetch?.plan(file.path);
+}
+
+/** Counts one file's sync into the pass's result. */
+function addSync(progress: CatchUpResult, path: string, r: SyncResult): void {
+	progress.done++;
+	progress.bytesRead += r.bytesRead;
+	progress.entriesAdded += r.entriesAdded;
+	progress.statesChanged += r.statesChanged;
+	if (r.status === "failed") {
+		progress.failed++;
+		if (progress.errors.length < 100) progress.errors.push({ path, error: r.error ?? "unknown error" });
+	} else if (r.status === "removed") progress.removed++;
+	else if (r.status === "indexed" || r.status === "reindexed") progress.indexed++;
+}
+
+/** The writing side of a pass: its group commits, its syncer, its prefetch thread. */
+class PassWriter {
+	private constructor(
+		private readonly options: CatchUpOptions,
+		private readonly pass: PassPlan,
+		private readonly group: GroupCommit | undefined,
+		private readonly syncer: SourceSyncer,
+		private readonly prefetch: Prefetch | undefined,
+		/** Yields between files and batches (inside a group, only once the group is due). */
+		readonly pause: () => Promise<void>,
+	) {}
+
+	static async open(db: SqliteDb, options: CatchUpOptions, pass: PassPlan): Promise<PassWriter> {
+		const between = options.between ?? yieldToLoop;
+		const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
+		// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
+		// next group opens before the next batch (batches inside a group run in its transaction).
+		const pause = group
+			? async () => {
+					if (!group.due()) return;
+					group.commit();
+					await between();
+					group.enter();
+				}
+			: between;
+		const prefetch = await startPrefetch(
+			pass.work.filter((f) => !pass.stored.has(f.path)),
+			options,
+		);
+		const syncer = new SourceSyncer(db, {
+			...options.sync,
+			prepared: prefetch,
+			between: pause,
+			shouldStop: options.shouldStop,
+		});
+		return new PassWriter(options, pass, group, syncer, prefetch, pause);
+	}
+
+	/**
+	 * A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
+	 * transaction: by the prefetch thread, or here once the open group is committed, so the parse never holds the lock.
+	 */
+	planFor(file: { path: string; size: number }): StatePlan | undefined {
+		if (this.pass.stored.has(file.path) || file.size <= (this.options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES)) {
+			return undefined;
+		}
+		const prefetched = this.prefetch?.plan(file.path);
 		if (prefetched) return prefetched.plan;
-		group?.commit();
+		this.group?.commit();
 		try {
-			return planTreeStates(file.path, options.sync?.maxLineBytes);
+			return planTreeStates(file.path, this.options.sync?.maxLineBytes);
 		} catch {
 			return undefined; // unreadable now: the sync itself meets the error and records it
 		}
-	};
-	const syncOne = async (path: string, statePlan?: StatePlan): Promise<SyncResult> => {
+	}
+
+	async sync(path: string, statePlan?: StatePlan): Promise<SyncResult> {
+		const { group, syncer, options } = this;
 		if (!group) return syncer.sync(path, { statePlan });
 		group.join(path);
 		const contended = options.contendedSync !== undefined && (options.commitNow?.() ?? false);
@@ -168,47 +250,16 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 			}
 			return result ?? syncer.sync(path);
 		}
-	};
-	const account = (path: string, r: SyncResult) => {
-		progress.done++;
-		progress.bytesRead += r.bytesRead;
-		progress.entriesAdded += r.entriesAdded;
-		progress.statesChanged += r.statesChanged;
-		if (r.status === "failed") {
-			progress.failed++;
-			if (progress.errors.length < 100) progress.errors.push({ path, error: r.error ?? "unknown error" });
-		} else if (r.status === "removed") progress.removed++;
-		else if (r.status === "indexed" || r.status === "reindexed") progress.indexed++;
-		progress.elapsedMs = Date.now() - started;
-		options.onProgress?.({ ...progress });
-	};
-
-	try {
-		// New and changed files first (a moved file is re-keyed here before its old path is seen as gone).
-		for (const file of work) {
-			if (options.shouldStop?.()) {
-				progress.stopped = true;
-				return progress;
-			}
-			account(file.path, await syncOne(file.path, planFor(file)));
-			await pause();
-		}
-		for (const path of vanished) {
-			if (options.shouldStop?.()) {
-				progress.stopped = true;
-				return progress;
-			}
-			account(path, await syncOne(path));
-			await pause();
-		}
-	} finally {
-		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
-		group?.commit();
-		progress.prefetchedBytes = prefetch?.stats.bytes ?? 0;
-		await prefetch?.close();
 	}
-	progress.elapsedMs = Date.now() - started;
-	return progress;
+
+	/** Commits the open group and stops the prefetch thread; returns the input bytes the thread prepared. */
+	async close(): Promise<number> {
+		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
+		this.group?.commit();
+		const prefetched = this.prefetch?.stats.bytes ?? 0;
+		await this.prefetch?.close();
+		return prefetched;
+	}
 }
 
 /** A prefetch thread for the pass's new files when they are worth one (`prefetchMinBytes`). */

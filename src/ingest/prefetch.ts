@@ -49,7 +49,7 @@ export class Prefetch implements PreparedChunks {
 	readonly stats: PrefetchStats = { chunks: 0, bytes: 0 };
 	private readonly order: Map<string, number>;
 	private head: PrefetchMessage | undefined;
-	/** The last message taken: the thread is past `index` once it took that file's `end`. */
+	/** The last message taken: once a file's `end` was taken, the thread has nothing more for it. */
 	private last: { index: number; kind: PrefetchMessage["kind"] } = { index: -1, kind: "end" };
 	private current: CurrentFile | undefined;
 	private off = false;
