@@ -95,7 +95,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 				progress.stopped = true;
 				return progress;
 			}
-			account(path, await writer.sync(path, file && writer.planFor(file)));
+			account(path, await writer.sync(path, file));
 			await writer.pause();
 		}
 	} finally {
@@ -213,30 +213,17 @@ class PassWriter {
 		return new PassWriter(options, pass, group, syncer, prefetch, pause);
 	}
 
-	/**
-	 * A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
-	 * transaction: by the prefetch thread, or here once the open group is committed, so the parse never holds the lock.
-	 */
-	planFor(file: { path: string; size: number }): StatePlan | undefined {
-		if (this.pass.stored.has(file.path) || file.size <= (this.options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES)) {
-			return undefined;
-		}
-		const prefetched = this.prefetch?.plan(file.path);
-		if (prefetched) return prefetched.plan;
-		this.group?.commit();
-		try {
-			return planTreeStates(file.path, this.options.sync?.maxLineBytes);
-		} catch {
-			return undefined; // unreadable now: the sync itself meets the error and records it
-		}
-	}
-
-	async sync(path: string, statePlan?: StatePlan): Promise<SyncResult> {
+	/** Syncs one file of the pass (`file` when discovery found it: a new one may get its tree states planned first). */
+	async sync(path: string, file?: DiscoveredFile): Promise<SyncResult> {
 		const { group, syncer, options } = this;
+		// A file started while hot-path writers are active reads in small batches itself: a prepared chunk would hold the
+		// lock for a whole chunk, and a faster pass loads the hot path more (lifecycle.md, "Two threads"). The prefetch
+		// thread waits meanwhile, since its chunks of this file would be dropped.
+		const contended = group !== undefined && options.contendedSync !== undefined && (options.commitNow?.() ?? false);
+		this.prefetch?.pause(contended);
+		const statePlan = file && this.planFor(file);
 		if (!group) return syncer.sync(path, { statePlan });
 		group.join(path);
-		const contended = options.contendedSync !== undefined && (options.commitNow?.() ?? false);
-		// A contended file reads in small batches itself: a prepared chunk would hold the lock for a whole chunk.
 		const small = contended ? { ...options.contendedSync, prepared: undefined } : {};
 		try {
 			return await syncer.sync(path, { ...small, inTransaction: true, statePlan });
@@ -249,6 +236,24 @@ class PassWriter {
 				if (member === path) result = r;
 			}
 			return result ?? syncer.sync(path);
+		}
+	}
+
+	/**
+	 * A new file longer than one batch gets its final tree states planned first (state-plan.ts), outside the write
+	 * transaction: by the prefetch thread, or here once the open group is committed, so the parse never holds the lock.
+	 */
+	private planFor(file: { path: string; size: number }): StatePlan | undefined {
+		if (this.pass.stored.has(file.path) || file.size <= (this.options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES)) {
+			return undefined;
+		}
+		const prefetched = this.prefetch?.plan(file.path);
+		if (prefetched) return prefetched.plan;
+		this.group?.commit();
+		try {
+			return planTreeStates(file.path, this.options.sync?.maxLineBytes);
+		} catch {
+			return undefined; // unreadable now: the sync itself meets the error and records it
 		}
 	}
 

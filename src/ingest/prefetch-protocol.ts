@@ -35,9 +35,13 @@ export const CONTROL = {
 	stop: 2,
 	/** The file index the writer has reached: the thread skips files before it. */
 	writerAt: 3,
+	/** 1: the writer reads for itself for now (hot-path writers are active); the thread waits. */
+	paused: 4,
+	/** 1 while the thread waits because it is paused. */
+	idle: 5,
 } as const;
 
-export const CONTROL_SLOTS = 4;
+export const CONTROL_SLOTS = 6;
 
 /** What the thread posts to its parent (not the writer's port) once its modules are loaded. */
 export const PREFETCH_READY = "prefetch-ready";

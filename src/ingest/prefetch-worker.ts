@@ -30,11 +30,19 @@ function post(message: PrefetchMessage): void {
 	Atomics.notify(control, CONTROL.posted);
 }
 
-/** Sleeps while the writer has PREFETCH_AHEAD_BYTES or more still to take. */
+/** Sleeps while the writer has PREFETCH_AHEAD_BYTES or more still to take, or has paused the thread. */
 function waitForRoom(): void {
 	for (;;) {
+		if (stopped()) return;
+		if (Atomics.load(control, CONTROL.paused) === 1) {
+			// Whatever it prepared now would be dropped: the writer reads for itself while hot-path writers are active.
+			Atomics.store(control, CONTROL.idle, 1);
+			Atomics.wait(control, CONTROL.paused, 1, 250);
+			Atomics.store(control, CONTROL.idle, 0);
+			continue;
+		}
 		const ahead = Atomics.load(control, CONTROL.ahead);
-		if (ahead < PREFETCH_AHEAD_BYTES || stopped()) return;
+		if (ahead < PREFETCH_AHEAD_BYTES) return;
 		Atomics.wait(control, CONTROL.ahead, ahead, 250);
 	}
 }

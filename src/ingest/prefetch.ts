@@ -125,11 +125,26 @@ export class Prefetch implements PreparedChunks {
 		return m.chunk;
 	}
 
+	/**
+	 * Pauses the thread while the writer reads for itself (a contended file: its chunks would be dropped) or resumes
+	 * it. A paused thread finishes the chunk it is on.
+	 */
+	pause(paused: boolean): void {
+		Atomics.store(this.control, CONTROL.paused, paused ? 1 : 0);
+		Atomics.notify(this.control, CONTROL.paused);
+	}
+
+	/** True while the thread waits because it is paused. */
+	get idle(): boolean {
+		return Atomics.load(this.control, CONTROL.idle) === 1;
+	}
+
 	/** Stops the thread; the writer reads for itself from here on. */
 	async close(): Promise<void> {
 		this.off = true;
 		Atomics.store(this.control, CONTROL.stop, 1);
 		Atomics.notify(this.control, CONTROL.ahead);
+		Atomics.notify(this.control, CONTROL.paused);
 		this.port.close();
 		await this.worker.terminate();
 	}
@@ -168,8 +183,8 @@ export class Prefetch implements PreparedChunks {
 				this.head = received.message as PrefetchMessage;
 				return this.head;
 			}
-			// Past this file already: read here rather than wait.
-			if (this.off) return undefined;
+			// Past this file already, or paused by the writer: read here rather than wait.
+			if (this.off || Atomics.load(this.control, CONTROL.paused) === 1) return undefined;
 			if (this.last.index > index || (this.last.index === index && this.last.kind === "end")) return undefined;
 			if (Date.now() - waitedFrom > PREFETCH_STALL_MS) {
 				this.off = true;

@@ -16,6 +16,7 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import type { SqliteDb } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
+import { waitFor } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../store/temp-store.js";
 
@@ -178,5 +179,27 @@ describe("prefetch thread", () => {
 		const two = await run("two", 2);
 		expect(two.errors).toEqual([]);
 		expect(two.prefetchedBytes).toBe(two.bytesRead);
+	});
+
+	it("a paused thread waits (a contended pass reads for itself) and goes on where it was when resumed", async () => {
+		await initFingerprints();
+		const t = tempDir("pei-prefetch-pause-");
+		cleanups.push(t.cleanup);
+		const lines = lineFactory({ prefix: "p" });
+		const path = join(t.dir, "long.jsonl");
+		let text = lines.header();
+		while (text.length < 3 << 20) text += lines.toolResult("c", "bash", `step ${"output line\n".repeat(100)}`);
+		writeFileSync(path, text);
+		const db = await freshStore();
+		const prefetch = await Prefetch.start([path], { batchBytes: 1 << 20, chunkBytes: 64 << 10, maxLineBytes: 1 << 20 });
+		if (!prefetch) throw new Error("the prefetch thread did not start");
+		cleanups.push(() => void prefetch.close());
+		prefetch.pause(true);
+		await waitFor(() => prefetch.idle, 30_000);
+		prefetch.pause(false);
+		const result = await new SourceSyncer(db).sync(path, { prepared: prefetch });
+		expect(result.status).toBe("indexed");
+		expect(prefetch.stats.bytes).toBe(statSync(path).size);
+		expect(prefetch.idle).toBe(false);
 	});
 });
