@@ -3,14 +3,13 @@
  * newest first) in small transactions, and drop the rows of files that are gone. Runs only in the process that
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
-import { DEFAULT_MAX_LINE_BYTES } from "../parse/parse-chunk.js";
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
 import { Prefetch } from "./prefetch.js";
-import { chunkBytesOf, DEFAULT_BATCH_BYTES } from "./read-batch.js";
+import { readLimits } from "./read-batch.js";
 import { planTreeStates, type StatePlan } from "./state-plan.js";
 import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 
@@ -244,7 +243,7 @@ class PassWriter {
 	 * transaction: by the prefetch thread, or here once the open group is committed, so the parse never holds the lock.
 	 */
 	private planFor(file: { path: string; size: number }): StatePlan | undefined {
-		if (this.pass.stored.has(file.path) || file.size <= (this.options.sync?.batchBytes ?? DEFAULT_BATCH_BYTES)) {
+		if (this.pass.stored.has(file.path) || file.size <= readLimits(this.options.sync ?? {}).batchBytes) {
 			return undefined;
 		}
 		const prefetched = this.prefetch?.plan(file.path);
@@ -274,13 +273,8 @@ async function startPrefetch(
 ): Promise<Prefetch | undefined> {
 	const min = options.prefetchMinBytes;
 	if (min === undefined || fresh.length === 0 || fresh.reduce((n, f) => n + f.size, 0) < min) return undefined;
-	const sync = options.sync ?? {};
 	return Prefetch.start(
 		fresh.map((f) => f.path),
-		{
-			batchBytes: sync.batchBytes ?? DEFAULT_BATCH_BYTES,
-			chunkBytes: chunkBytesOf(sync),
-			maxLineBytes: sync.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-		},
+		readLimits(options.sync ?? {}),
 	);
 }

@@ -115,7 +115,7 @@ export function eventNode(e: IndexedEvent): {
 	return linkId === null ? { seq, entryId, parentId, entryType } : { seq, entryId, parentId, entryType, linkId };
 }
 
-/** A call or result of a retrieval tool (the filter that hides them unless asked). */
+/** Calls and results of the retrieval tools stay indexed as audit evidence but are hidden from ordinary searches. */
 export function isRetrieval(fragmentTool: string | null, role: string | null, eventTool: string | null): boolean {
 	if (fragmentTool !== null && RETRIEVAL_TOOL_NAMES.includes(fragmentTool)) return true;
 	return role === "toolResult" && eventTool !== null && RETRIEVAL_TOOL_NAMES.includes(eventTool);

@@ -4,7 +4,7 @@
  * transaction, where the event loop does not run) and sleeps on the control array when none is there yet.
  */
 import type { FileFacts } from "./file-facts.js";
-import type { PreparedChunk } from "./read-batch.js";
+import type { PreparedChunk, ReadLimits } from "./read-batch.js";
 import type { StatePlan } from "./state-plan.js";
 
 /** Messages, in the order of the pass's file list; every file the thread starts ends with `end`. */
@@ -22,7 +22,8 @@ export interface PrefetchData {
 	files: string[];
 	port: import("node:worker_threads").MessagePort;
 	control: Int32Array;
-	read: { batchBytes: number; chunkBytes: number; maxLineBytes: number };
+	/** How the writer reads (read-batch.ts): the thread parses and plans the same way. */
+	read: ReadLimits;
 }
 
 /** Slots of the control array (Int32Array over a SharedArrayBuffer). */

@@ -13,7 +13,8 @@ import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
 import type { FileFacts } from "./file-facts.js";
 import { LINE_HASH_BYTES, lineHash } from "./fingerprint.js";
 
-export const DEFAULT_BATCH_BYTES = 4 << 20;
+/** Input bytes per batch unless the caller says (bulk passes: 256 KiB, catch-up-job.ts). */
+const DEFAULT_BATCH_BYTES = 4 << 20;
 
 /** A line at least this long is followed by a full garbage collection (runtime.ts `collectGarbage`). */
 export const HUGE_LINE_BYTES = 1 << 20;
@@ -134,12 +135,22 @@ export function prepareChunk(step: ChunkStep, start: number, bytesRead: number) 
 	} satisfies PreparedChunk;
 }
 
-/**
- * The chunk size of a batch: chunks no larger than its budget keep it (a 64 KiB contended batch read 1 MiB chunks
- * and held the write lock for 1 MiB of inserts), since a batch ends after the chunk that crosses it.
- */
-export function chunkBytesOf(o: ReadOptions): number {
-	return o.chunkBytes ?? Math.min(CHUNK_BYTES, o.batchBytes ?? DEFAULT_BATCH_BYTES);
+/** A batch's budget, chunk size and longest line, defaults filled in (the prefetch thread reads with the same). */
+export interface ReadLimits {
+	batchBytes: number;
+	chunkBytes: number;
+	maxLineBytes: number;
+}
+
+export function readLimits(o: ReadOptions): ReadLimits {
+	const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
+	return {
+		batchBytes,
+		// Chunks no larger than the budget keep it (a 64 KiB contended batch read 1 MiB chunks and held the write lock
+		// for 1 MiB of inserts), since a batch ends after the chunk that crosses it.
+		chunkBytes: o.chunkBytes ?? Math.min(CHUNK_BYTES, batchBytes),
+		maxLineBytes: o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+	};
 }
 
 /**
@@ -147,8 +158,7 @@ export function chunkBytesOf(o: ReadOptions): number {
  * for the lock. Its own function so that the parsed entries (raw JSON of multi-MB lines) die with its frame.
  */
 export function readBatch(fd: number, path: string, file: FileFacts, start: ParseState, o: ReadOptions): ReadBatch {
-	const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
-	const maxLine = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+	const { batchBytes, chunkBytes, maxLineBytes } = readLimits(o);
 	const batch: ReadBatch = {
 		projected: [],
 		receipts: [],
@@ -168,21 +178,21 @@ export function readBatch(fd: number, path: string, file: FileFacts, start: Pars
 		if (state.byteOffset > start.byteOffset && o.endBatchEarly?.()) break;
 		const prepared = reader ? undefined : o.prepared?.take(path, file, state.byteOffset);
 		if (prepared) {
-			const hashes = new Map<number, Uint8Array>();
+			absorb(batch, prepared.events, prepared);
 			prepared.events.forEach(([seq], i) => {
-				hashes.set(seq, prepared.hashes.subarray(i * LINE_HASH_BYTES, (i + 1) * LINE_HASH_BYTES));
+				batch.hashes.set(seq, prepared.hashes.subarray(i * LINE_HASH_BYTES, (i + 1) * LINE_HASH_BYTES));
 			});
-			absorb(batch, prepared.events, { ...prepared, hashes });
 			batch.bytesRead += prepared.bytesRead;
 			// Up to its last whole line: an unfinished line after it is this thread's to read.
 			batch.readTo = prepared.state.byteOffset;
 			continue;
 		}
 		// Read here from where the prepared chunks ended (an unfinished line after them is read again).
-		reader ??= chunkReader(fd, state.byteOffset, file.size, chunkBytesOf(o));
-		const step = readChunk(reader, batch.pending, state, maxLine);
+		reader ??= chunkReader(fd, state.byteOffset, file.size, chunkBytes);
+		const step = readChunk(reader, batch.pending, state, maxLineBytes);
 		if (!step || step === "too-long") break;
 		absorb(batch, step.events, step);
+		for (const [seq, hash] of step.hashes) batch.hashes.set(seq, hash);
 		batch.pending = step.pending;
 		batch.huge ||= step.huge;
 	}
@@ -194,14 +204,14 @@ export function readBatch(fd: number, path: string, file: FileFacts, start: Pars
 	return batch;
 }
 
+/** Adds a chunk's events, receipts, session name and end state to the batch (its line hashes come in two forms). */
 function absorb(
 	batch: ReadBatch,
 	events: readonly IndexedEvent[],
-	step: Pick<ChunkStep, "receipts" | "hashes" | "sessionName" | "state">,
+	step: Pick<ChunkStep, "receipts" | "sessionName" | "state">,
 ): void {
 	batch.projected.push(...events);
 	batch.receipts.push(...step.receipts);
-	for (const [seq, hash] of step.hashes) batch.hashes.set(seq, hash);
 	if (step.sessionName !== undefined) batch.sessionName = step.sessionName;
 	batch.state = step.state;
 }

@@ -160,8 +160,25 @@ export class SourceRows {
 		const attributes = this.attributeSets.batch();
 		const source = sourceTags(sourceId, cwd);
 		for (const e of events) {
-			const [seq, entryId, parentId, type, linkId, role, tool, callId, isError, timestamp, lineNo, ...rest] = rowOf(e);
-			const [byteStart, byteEnd, attrs, shared, files, fragments] = rest;
+			const [
+				seq,
+				entryId,
+				parentId,
+				type,
+				linkId,
+				role,
+				tool,
+				callId,
+				isError,
+				timestamp,
+				lineNo,
+				byteStart,
+				byteEnd,
+				attrs,
+				shared,
+				files,
+				fragments,
+			] = rowOf(e);
 			const s = states(seq);
 			this.insertEvent.run(
 				sourceId,
@@ -302,8 +319,6 @@ interface FragmentForTags extends EventLine {
 	timestamp: string;
 	cwd: string | null;
 }
-
-/** Calls and results of the retrieval tools stay indexed as audit evidence but are hidden from ordinary searches. */
 
 /** Checkpoint fields a sync may write; absent keys are left as they are. */
 export interface CheckpointUpdate {
