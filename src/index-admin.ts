@@ -12,7 +12,7 @@ import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { initFingerprints } from "./ingest/fingerprint.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";
-import { type VerifyReport, verifyIndex } from "./ingest/verify.js";
+import { MAX_DIFFERENCES, type VerifyReport, verifyIndex } from "./ingest/verify.js";
 import type { QueryDb } from "./query/db.js";
 import { isStoreDamage } from "./store/db.js";
 import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
@@ -33,9 +33,6 @@ export const MAINTENANCE_THREADS: CatchUpThreads = 2;
 
 /** The index format this version reads and writes (part of its file names). */
 export const CURRENT_INDEX_FORMAT = INDEX_FORMAT;
-
-/** The bound verifyIndex puts on its difference list (src/ingest/verify.ts). */
-const DIFFERENCE_LIMIT = 1_000;
 
 /** Every lock of an index dir, in the order a status lists them. */
 const LOCK_NAMES = [CATCH_UP_LOCK, REBUILD_LOCK, STORE_LOCK] as const;
@@ -149,7 +146,7 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 		async verify(roots, extraFiles) {
 			await initFingerprints();
 			const report = verifyIndex(store.db, roots, extraFiles);
-			return { ...report, limited: report.differences.length >= DIFFERENCE_LIMIT };
+			return { ...report, limited: report.differences.length >= MAX_DIFFERENCES };
 		},
 		close: () => store.close(),
 	};

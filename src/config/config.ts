@@ -98,6 +98,12 @@ function resolvePath(value: string, baseDir: string): string {
 	return resolve(baseDir, expandTilde(value));
 }
 
+/** Where the problems of one file go, and what its relative paths resolve against. */
+interface FileCheck {
+	problem(key: string, message: string): void;
+	baseDir: string;
+}
+
 /**
  * Validates one parsed config file. Pure: `file` only names the source in messages, `baseDir` anchors
  * relative paths. Invalid keys are dropped with a problem; valid ones are kept.
@@ -109,116 +115,131 @@ export function validateConfigFile(
 ): { config: EventIndexConfigFile; problems: string[] } {
 	const problems: string[] = [];
 	const config: EventIndexConfigFile = {};
-	const problem = (key: string, message: string) => problems.push(`${file}: "${key}" ${message}`);
 	if (!isPlainObject(raw)) {
 		problems.push(`${file}: expected a JSON object at the top level, got ${describe(raw)}; file ignored`);
 		return { config, problems };
 	}
-	for (const key of Object.keys(raw)) {
-		if (!TOP_KEYS.has(key)) problem(key, `is not a known key (known: ${[...TOP_KEYS].slice(1).join(", ")}); ignored`);
-	}
-
-	const pathList = (key: string, value: unknown): string[] | undefined => {
-		if (!Array.isArray(value)) {
-			problem(key, `should be an array of directory paths, got ${describe(value)}; ignored`);
-			return undefined;
-		}
-		const out: string[] = [];
-		value.forEach((item, index) => {
-			if (typeof item !== "string" || item.trim() === "") {
-				problem(`${key}[${index}]`, `should be a non-empty path string, got ${describe(item)}; ignored`);
-				return;
-			}
-			const path = resolvePath(item, baseDir);
-			if (!out.includes(path)) out.push(path);
-		});
-		return out;
-	};
-
-	if (raw.indexDir !== undefined) {
-		if (typeof raw.indexDir === "string" && raw.indexDir.trim() !== "") {
-			config.indexDir = resolvePath(raw.indexDir, baseDir);
-		} else {
-			problem("indexDir", `should be a non-empty path string, got ${describe(raw.indexDir)}; ignored`);
-		}
-	}
-
-	if (raw.roots !== undefined) {
-		const roots = pathList("roots", raw.roots);
-		if (roots) config.roots = roots;
-	}
-
-	if (raw.authorization !== undefined) {
-		const auth = raw.authorization;
-		if (!isPlainObject(auth)) {
-			problem("authorization", `should be an object { extraRoots?, allRoots? }, got ${describe(auth)}; ignored`);
-		} else {
-			const out: NonNullable<EventIndexConfigFile["authorization"]> = {};
-			for (const key of Object.keys(auth)) {
-				if (!AUTHORIZATION_KEYS.has(key))
-					problem(`authorization.${key}`, "is not a known key (known: extraRoots, allRoots); ignored");
-			}
-			if (auth.extraRoots !== undefined) {
-				const extra = pathList("authorization.extraRoots", auth.extraRoots);
-				if (extra) out.extraRoots = extra;
-			}
-			if (auth.allRoots !== undefined) {
-				if (typeof auth.allRoots === "boolean") out.allRoots = auth.allRoots;
-				else problem("authorization.allRoots", `should be true or false, got ${describe(auth.allRoots)}; ignored`);
-			}
-			config.authorization = out;
-		}
-	}
-
-	if (raw.budgets !== undefined) {
-		const budgets = raw.budgets;
-		if (!isPlainObject(budgets)) {
-			problem("budgets", `should be an object of budget numbers, got ${describe(budgets)}; ignored`);
-		} else {
-			const out: Partial<Budgets> = {};
-			for (const [key, value] of Object.entries(budgets)) {
-				if (!Object.hasOwn(BUDGET_BOUNDS, key)) {
-					problem(`budgets.${key}`, `is not a known budget (known: ${Object.keys(BUDGET_BOUNDS).join(", ")}); ignored`);
-					continue;
-				}
-				const name = key as keyof Budgets;
-				const [min, max] = BUDGET_BOUNDS[name];
-				if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-					problem(
-						`budgets.${key}`,
-						`should be an integer from ${min} to ${max}, got ${describe(value)}; using ${DEFAULT_BUDGETS[name]} unless another file sets it`,
-					);
-					continue;
-				}
-				out[name] = value;
-			}
-			config.budgets = out;
-		}
-	}
-
-	if (raw.catchUp !== undefined) {
-		const catchUp = raw.catchUp;
-		if (!isPlainObject(catchUp)) {
-			problem("catchUp", `should be an object { enabled?, threads? }, got ${describe(catchUp)}; ignored`);
-		} else {
-			const out: NonNullable<EventIndexConfigFile["catchUp"]> = {};
-			for (const key of Object.keys(catchUp)) {
-				if (!CATCH_UP_KEYS.has(key)) {
-					problem(`catchUp.${key}`, `is not a known key (known: ${[...CATCH_UP_KEYS].join(", ")}); ignored`);
-				}
-			}
-			if (catchUp.enabled !== undefined) {
-				if (typeof catchUp.enabled === "boolean") out.enabled = catchUp.enabled;
-				else problem("catchUp.enabled", `should be true or false, got ${describe(catchUp.enabled)}; ignored`);
-			}
-			if (catchUp.threads !== undefined) {
-				if (isCatchUpThreads(catchUp.threads)) out.threads = catchUp.threads;
-				else problem("catchUp.threads", `should be 1 or 2, got ${describe(catchUp.threads)}; ignored`);
-			}
-			config.catchUp = out;
-		}
+	const c: FileCheck = { baseDir, problem: (key, message) => problems.push(`${file}: "${key}" ${message}`) };
+	unknownKeys(c, raw, "", TOP_KEYS, [...TOP_KEYS].slice(1));
+	if (raw.indexDir !== undefined) config.indexDir = indexDirOf(c, raw.indexDir);
+	if (raw.roots !== undefined) config.roots = pathList(c, "roots", raw.roots);
+	if (raw.authorization !== undefined) config.authorization = authorizationOf(c, raw.authorization);
+	if (raw.budgets !== undefined) config.budgets = budgetsOf(c, raw.budgets);
+	if (raw.catchUp !== undefined) config.catchUp = catchUpOf(c, raw.catchUp);
+	// A key whose whole value was refused is absent, not undefined (merging spreads objects by key).
+	for (const key of Object.keys(config) as (keyof EventIndexConfigFile)[]) {
+		if (config[key] === undefined) delete config[key];
 	}
 	return { config, problems };
+}
+
+/** Reports every key of `obj` that is not in `known` (`listed` names them in the message). */
+function unknownKeys(
+	c: FileCheck,
+	obj: Record<string, unknown>,
+	prefix: string,
+	known: ReadonlySet<string>,
+	listed: readonly string[],
+): void {
+	for (const key of Object.keys(obj)) {
+		if (!known.has(key)) c.problem(`${prefix}${key}`, `is not a known key (known: ${listed.join(", ")}); ignored`);
+	}
+}
+
+/** The index directory, resolved; undefined when it is not a non-empty string. */
+function indexDirOf(c: FileCheck, value: unknown): string | undefined {
+	if (typeof value === "string" && value.trim() !== "") return resolvePath(value, c.baseDir);
+	c.problem("indexDir", `should be a non-empty path string, got ${describe(value)}; ignored`);
+	return undefined;
+}
+
+/** A list of directory paths, resolved and without repeats; undefined when it is not an array. */
+function pathList(c: FileCheck, key: string, value: unknown): string[] | undefined {
+	if (!Array.isArray(value)) {
+		c.problem(key, `should be an array of directory paths, got ${describe(value)}; ignored`);
+		return undefined;
+	}
+	const out: string[] = [];
+	value.forEach((item, index) => {
+		if (typeof item !== "string" || item.trim() === "") {
+			c.problem(`${key}[${index}]`, `should be a non-empty path string, got ${describe(item)}; ignored`);
+			return;
+		}
+		const path = resolvePath(item, c.baseDir);
+		if (!out.includes(path)) out.push(path);
+	});
+	return out;
+}
+
+/** A boolean setting; undefined (with a problem) when it is anything else. */
+function booleanOf(c: FileCheck, key: string, value: unknown): boolean | undefined {
+	if (typeof value === "boolean") return value;
+	c.problem(key, `should be true or false, got ${describe(value)}; ignored`);
+	return undefined;
+}
+
+/** The `authorization` object: its valid keys. */
+function authorizationOf(c: FileCheck, auth: unknown): EventIndexConfigFile["authorization"] {
+	if (!isPlainObject(auth)) {
+		c.problem("authorization", `should be an object { extraRoots?, allRoots? }, got ${describe(auth)}; ignored`);
+		return undefined;
+	}
+	const out: NonNullable<EventIndexConfigFile["authorization"]> = {};
+	unknownKeys(c, auth, "authorization.", AUTHORIZATION_KEYS, [...AUTHORIZATION_KEYS]);
+	if (auth.extraRoots !== undefined) {
+		const extra = pathList(c, "authorization.extraRoots", auth.extraRoots);
+		if (extra) out.extraRoots = extra;
+	}
+	if (auth.allRoots !== undefined) {
+		const all = booleanOf(c, "authorization.allRoots", auth.allRoots);
+		if (all !== undefined) out.allRoots = all;
+	}
+	return out;
+}
+
+/** The `budgets` object: each known budget that is an integer within its BUDGET_BOUNDS. */
+function budgetsOf(c: FileCheck, budgets: unknown): Partial<Budgets> | undefined {
+	if (!isPlainObject(budgets)) {
+		c.problem("budgets", `should be an object of budget numbers, got ${describe(budgets)}; ignored`);
+		return undefined;
+	}
+	const out: Partial<Budgets> = {};
+	for (const [key, value] of Object.entries(budgets)) {
+		if (!Object.hasOwn(BUDGET_BOUNDS, key)) {
+			c.problem(`budgets.${key}`, `is not a known budget (known: ${Object.keys(BUDGET_BOUNDS).join(", ")}); ignored`);
+			continue;
+		}
+		const name = key as keyof Budgets;
+		const [min, max] = BUDGET_BOUNDS[name];
+		if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+			c.problem(
+				`budgets.${key}`,
+				`should be an integer from ${min} to ${max}, got ${describe(value)}; using ${DEFAULT_BUDGETS[name]} unless another file sets it`,
+			);
+			continue;
+		}
+		out[name] = value;
+	}
+	return out;
+}
+
+/** The `catchUp` object: its valid keys. */
+function catchUpOf(c: FileCheck, catchUp: unknown): EventIndexConfigFile["catchUp"] {
+	if (!isPlainObject(catchUp)) {
+		c.problem("catchUp", `should be an object { enabled?, threads? }, got ${describe(catchUp)}; ignored`);
+		return undefined;
+	}
+	const out: NonNullable<EventIndexConfigFile["catchUp"]> = {};
+	unknownKeys(c, catchUp, "catchUp.", CATCH_UP_KEYS, [...CATCH_UP_KEYS]);
+	if (catchUp.enabled !== undefined) {
+		const enabled = booleanOf(c, "catchUp.enabled", catchUp.enabled);
+		if (enabled !== undefined) out.enabled = enabled;
+	}
+	if (catchUp.threads !== undefined) {
+		if (isCatchUpThreads(catchUp.threads)) out.threads = catchUp.threads;
+		else c.problem("catchUp.threads", `should be 1 or 2, got ${describe(catchUp.threads)}; ignored`);
+	}
+	return out;
 }
 
 /** Merges like Pi's settings: `override` wins; nested objects merge by key; arrays and primitives replace. */

@@ -73,7 +73,7 @@ interface StoredFacts extends CheckpointFacts {
 export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
 	const started = Date.now();
 	const pass = discoverPass(db, options);
-	const progress = emptyResult(pass.work.length + pass.vanished.length);
+	const progress = emptyCatchUpResult(pass.work.length + pass.vanished.length);
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
 	options.onProgress?.({ ...progress });
 	const account = (path: string, r: SyncResult) => {
@@ -144,7 +144,8 @@ function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
 	};
 }
 
-function emptyResult(total: number): CatchUpResult {
+/** The result of a pass over `total` files before any work. */
+export function emptyCatchUpResult(total: number): CatchUpResult {
 	return {
 		total,
 		done: 0,

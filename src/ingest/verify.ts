@@ -8,11 +8,11 @@ import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { SessionHeader } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
-import type { ProjectedEvent } from "../project/types.js";
+import type { ProjectedEvent, TreeStates } from "../project/types.js";
 import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { decodedSql } from "../store/column-codes.js";
-import type { SqliteDb } from "../store/db.js";
-import { type DiscoveryRoot, discoverFiles } from "./discover.js";
+import type { SqliteDb, SqliteStatement } from "../store/db.js";
+import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
 
 /** One disagreement between the index and the files. */
@@ -68,27 +68,48 @@ interface StoredSource {
 	sessionName: string | null;
 }
 
-const MAX_DIFFERENCES = 1_000;
+/** Differences a report lists at most (a status says when the list was cut). */
+export const MAX_DIFFERENCES = 1_000;
+
+/** Records one difference (dropped once the report holds MAX_DIFFERENCES). */
+type AddDifference = (d: Difference) => void;
 
 /** Verifies every source in the store and every file under `roots`. */
 export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: string[] = []): VerifyReport {
 	const differences: Difference[] = [];
-	const add = (d: Difference) => {
+	const add: AddDifference = (d) => {
 		if (differences.length < MAX_DIFFERENCES) differences.push(d);
 	};
-	const sources = db
+	const sources = storedSources(db);
+	const files = discoverFiles(roots, extraFiles);
+	reportUnindexedFiles(sources, files, add);
+	const eventsOf = storedEventsStatement(db);
+	for (const s of sources) verifySource(s, eventsOf, add);
+	verifyFtsRows(db, add);
+	return { sources: sources.length, files: files.length, differences };
+}
+
+/** Every source row's path, checkpoint and header-derived columns, ordered by path. */
+function storedSources(db: SqliteDb): StoredSource[] {
+	return db
 		.prepare(
 			`SELECT id, path, offset, session_id AS sessionId, cwd, session_version AS sessionVersion,
 				header_timestamp AS headerTimestamp, parent_session AS parentSession, session_name AS sessionName
 			FROM sources ORDER BY path`,
 		)
 		.all() as StoredSource[];
-	const files = discoverFiles(roots, extraFiles);
+}
+
+/** Reports each discovered file that has no source row. */
+function reportUnindexedFiles(sources: StoredSource[], files: DiscoveredFile[], add: AddDifference): void {
 	const indexed = new Set(sources.map((s) => s.path));
 	for (const f of files)
 		if (!indexed.has(f.path)) add({ path: f.path, kind: "not-indexed", detail: "file not in the index" });
+}
 
-	const eventsOf = db.prepare(
+/** The statement reading one source's events (decoded codes, fragment count), ordered by seq. */
+function storedEventsStatement(db: SqliteDb): SqliteStatement<[number], StoredEvent> {
+	return db.prepare<[number], StoredEvent>(
 		`SELECT e.seq, e.entry_id AS entryId, ${decodedSql("entryType", "e.entry_type")} AS entryType,
 			e.byte_start AS byteStart, e.byte_end AS byteEnd, ${decodedSql("branchState", "e.branch_state")} AS branchState,
 			${decodedSql("selectionState", "e.selection_state")} AS selectionState, e.line_hash AS lineHash,
@@ -96,79 +117,118 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 			(SELECT count(*) FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq) AS fragments
 		FROM events e WHERE e.source_id = ? ORDER BY e.seq`,
 	);
-	for (const s of sources) {
-		let bytes: Buffer;
-		try {
-			if (!statSync(s.path).isFile()) throw new Error("not a file");
-			bytes = readFileSync(s.path);
-		} catch (err) {
-			const code = (err as { code?: string }).code;
-			if (code === "EACCES" || code === "EPERM")
-				add({ path: s.path, kind: "unreadable", detail: "file cannot be read" });
-			else add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
-			continue;
-		}
-		if (s.offset > bytes.length) {
-			add({ path: s.path, kind: "past-end", detail: `checkpoint ${s.offset} beyond file size ${bytes.length}` });
-			continue;
-		}
-		const parsed = parseChunk(new Uint8Array(bytes.buffer, bytes.byteOffset, s.offset), initialParseState());
-		const lastNewline = bytes.lastIndexOf(10);
-		if (lastNewline + 1 > s.offset) {
-			add({ path: s.path, kind: "behind", detail: `${lastNewline + 1 - s.offset} complete bytes not yet indexed` });
-		}
-		const expected = parsed.entries.map(projectEntry);
-		for (const d of headerDifferences(s, parsed.header, expected)) add({ path: s.path, ...d });
-		// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
-		const states = computeTreeStates(expected.map(treeNodeOf));
-		const stored = new Map((eventsOf.all(s.id) as StoredEvent[]).map((e) => [e.seq, e]));
-		for (const e of expected) {
-			const got = stored.get(e.seq);
-			if (!got) {
-				add({ path: s.path, kind: "event-missing", detail: `entry ${e.entryId} (line ${e.lineNo}) not indexed` });
-				continue;
-			}
-			stored.delete(e.seq);
-			if (got.entryId !== e.entryId || got.byteStart !== e.byteStart || got.byteEnd !== e.byteEnd) {
-				add({
-					path: s.path,
-					kind: "event-differs",
-					detail: `seq ${e.seq}: index has ${got.entryId}@${got.byteStart}, file has ${e.entryId}@${e.byteStart}`,
-				});
-			} else if (got.attributes !== JSON.stringify(e.attributes)) {
-				add({
-					path: s.path,
-					kind: "event-differs",
-					detail: `entry ${e.entryId}: attributes ${got.attributes ?? "missing"} indexed, ${JSON.stringify(e.attributes)} expected`,
-				});
-			} else if (got.fragments !== e.fragments.length) {
-				add({
-					path: s.path,
-					kind: "fragments-differ",
-					detail: `entry ${e.entryId}: ${got.fragments} fragments indexed, ${e.fragments.length} expected`,
-				});
-			}
-			const hash = lineHash(bytes.subarray(e.byteStart, e.byteEnd));
-			if (!got.lineHash || !hash.equals(Buffer.from(got.lineHash))) {
-				add({
-					path: s.path,
-					kind: "content-differs",
-					detail: `line ${e.lineNo} (entry ${e.entryId}) changed since indexed`,
-				});
-			}
-			const st = states.get(e.seq);
-			if (st && (st.branchState !== got.branchState || st.selectionState !== got.selectionState)) {
-				add({
-					path: s.path,
-					kind: "state-differs",
-					detail: `entry ${e.entryId}: ${got.branchState}/${got.selectionState}, expected ${st.branchState}/${st.selectionState}`,
-				});
-			}
-		}
-		for (const extra of stored.values()) {
-			add({ path: s.path, kind: "event-extra", detail: `entry ${extra.entryId} (seq ${extra.seq}) not in the file` });
-		}
+}
+
+/** Compares one source (checkpoint, header, name, every event) with a fresh parse of its committed bytes. */
+function verifySource(s: StoredSource, eventsOf: SqliteStatement<[number], StoredEvent>, add: AddDifference): void {
+	const bytes = readSourceFile(s, add);
+	if (bytes === undefined) return;
+	if (s.offset > bytes.length) {
+		add({ path: s.path, kind: "past-end", detail: `checkpoint ${s.offset} beyond file size ${bytes.length}` });
+		return;
 	}
+	const parsed = parseChunk(new Uint8Array(bytes.buffer, bytes.byteOffset, s.offset), initialParseState());
+	const lastNewline = bytes.lastIndexOf(10);
+	if (lastNewline + 1 > s.offset) {
+		add({ path: s.path, kind: "behind", detail: `${lastNewline + 1 - s.offset} complete bytes not yet indexed` });
+	}
+	const expected = parsed.entries.map(projectEntry);
+	for (const d of headerDifferences(s, parsed.header, expected)) add({ path: s.path, ...d });
+	// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
+	const states = computeTreeStates(expected.map(treeNodeOf));
+	verifyEvents(s.path, bytes, expected, eventsOf.all(s.id), states, add);
+}
+
+/** The whole file, or undefined after reporting it unreadable or gone. */
+function readSourceFile(s: StoredSource, add: AddDifference): Buffer | undefined {
+	try {
+		if (!statSync(s.path).isFile()) throw new Error("not a file");
+		return readFileSync(s.path);
+	} catch (err) {
+		const code = (err as { code?: string }).code;
+		if (code === "EACCES" || code === "EPERM") add({ path: s.path, kind: "unreadable", detail: "file cannot be read" });
+		else add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
+		return undefined;
+	}
+}
+
+/** Pairs expected events with stored rows by seq: reports missing, differing and extra events. */
+function verifyEvents(
+	path: string,
+	bytes: Buffer,
+	expected: ProjectedEvent[],
+	storedRows: StoredEvent[],
+	states: Map<number, TreeStates>,
+	add: AddDifference,
+): void {
+	const stored = new Map(storedRows.map((e) => [e.seq, e]));
+	for (const e of expected) {
+		const got = stored.get(e.seq);
+		if (!got) {
+			add({ path, kind: "event-missing", detail: `entry ${e.entryId} (line ${e.lineNo}) not indexed` });
+			continue;
+		}
+		stored.delete(e.seq);
+		verifyEvent(path, bytes, e, got, states.get(e.seq), add);
+	}
+	for (const extra of stored.values()) {
+		add({ path, kind: "event-extra", detail: `entry ${extra.entryId} (seq ${extra.seq}) not in the file` });
+	}
+}
+
+/** Compares one stored event with its expected projection: identity, attributes, fragments, line hash, states. */
+function verifyEvent(
+	path: string,
+	bytes: Buffer,
+	e: ProjectedEvent,
+	got: StoredEvent,
+	st: TreeStates | undefined,
+	add: AddDifference,
+): void {
+	const row = rowDifference(e, got);
+	if (row) add({ path, ...row });
+	const hash = lineHash(bytes.subarray(e.byteStart, e.byteEnd));
+	if (!got.lineHash || !hash.equals(Buffer.from(got.lineHash))) {
+		add({
+			path,
+			kind: "content-differs",
+			detail: `line ${e.lineNo} (entry ${e.entryId}) changed since indexed`,
+		});
+	}
+	if (st && (st.branchState !== got.branchState || st.selectionState !== got.selectionState)) {
+		add({
+			path,
+			kind: "state-differs",
+			detail: `entry ${e.entryId}: ${got.branchState}/${got.selectionState}, expected ${st.branchState}/${st.selectionState}`,
+		});
+	}
+}
+
+/** The first of identity, attributes or fragment count that differs between row and expected event, if any. */
+function rowDifference(e: ProjectedEvent, got: StoredEvent): Omit<Difference, "path"> | undefined {
+	if (got.entryId !== e.entryId || got.byteStart !== e.byteStart || got.byteEnd !== e.byteEnd) {
+		return {
+			kind: "event-differs",
+			detail: `seq ${e.seq}: index has ${got.entryId}@${got.byteStart}, file has ${e.entryId}@${e.byteStart}`,
+		};
+	}
+	if (got.attributes !== JSON.stringify(e.attributes)) {
+		return {
+			kind: "event-differs",
+			detail: `entry ${e.entryId}: attributes ${got.attributes ?? "missing"} indexed, ${JSON.stringify(e.attributes)} expected`,
+		};
+	}
+	if (got.fragments !== e.fragments.length) {
+		return {
+			kind: "fragments-differ",
+			detail: `entry ${e.entryId}: ${got.fragments} fragments indexed, ${e.fragments.length} expected`,
+		};
+	}
+	return undefined;
+}
+
+/** Reports when the fragment and FTS row counts disagree. */
+function verifyFtsRows(db: SqliteDb, add: AddDifference): void {
 	const fts = db
 		.prepare("SELECT (SELECT count(*) FROM fragments) AS f, (SELECT count(*) FROM fragments_fts) AS t")
 		.get() as {
@@ -176,7 +236,6 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 		t: number;
 	};
 	if (fts.f !== fts.t) add({ path: "", kind: "fts-differs", detail: `${fts.f} fragments but ${fts.t} FTS rows` });
-	return { sources: sources.length, files: files.length, differences };
 }
 
 /** Header identity (id, cwd, version, timestamp, parent) and session name: index vs file. */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Coverage } from "../../src/contract.js";
-import type { CatchUpResult } from "../../src/ingest/catch-up.js";
+import { type CatchUpResult, emptyCatchUpResult } from "../../src/ingest/catch-up.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { readEvent } from "../../src/query/index.js";
@@ -18,21 +18,7 @@ import { renderReadText, renderSearchText } from "../../src/tools/render-text.js
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
-const result = (over: Partial<CatchUpResult>): CatchUpResult => ({
-	total: 0,
-	done: 0,
-	indexed: 0,
-	failed: 0,
-	removed: 0,
-	bytesRead: 0,
-	entriesAdded: 0,
-	statesChanged: 0,
-	elapsedMs: 0,
-	stopped: false,
-	prefetchedBytes: 0,
-	errors: [],
-	...over,
-});
+const result = (over: Partial<CatchUpResult>): CatchUpResult => ({ ...emptyCatchUpResult(0), ...over });
 
 const coverage = (over: Partial<Coverage>): Coverage => ({
 	known: 400,
