@@ -163,6 +163,170 @@ function rerank(
 	return adjusted.sort((a, b) => a.score - b.score);
 }
 
+/** The plain terms as the relaxed tiers weigh them. */
+interface RelaxedTerms {
+	/** Each plain term's document frequency, counted up to DF_COUNT_CAP. */
+	dfs: Map<SearchTerm, number>;
+	/** The terms relaxed: those the index holds or that name a month, rarest first, at most MAX_RELAXED_TERMS. */
+	live: SearchTerm[];
+	/** The live terms the index holds. */
+	indexed: SearchTerm[];
+	/** A term's idf. */
+	weight: (t: SearchTerm) => number;
+}
+
+/** Counts the plain terms' document frequencies and keeps the rarest as the terms to relax. */
+function weighTerms(db: QueryDb, plain: readonly SearchTerm[]): RelaxedTerms {
+	const maxId = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 0;
+	const total = Math.max(1, Math.ceil(fragmentsInIds(maxId + 1)));
+	const dfs = new Map(plain.map((term) => [term, documentFrequency(db, term)]));
+	const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
+	// A month name no text holds still names the month of an event (context.ts).
+	const live = plain
+		.filter((term) => (dfs.get(term) ?? 0) > 0 || namesMonth(term))
+		.sort((a, b) => idf(dfs.get(b) ?? 0) - idf(dfs.get(a) ?? 0))
+		.slice(0, MAX_RELAXED_TERMS);
+	const indexed = live.filter((term) => (dfs.get(term) ?? 0) > 0);
+	return { dfs, live, indexed, weight: (t) => idf(dfs.get(t) ?? 0) };
+}
+
+/**
+ * One candidate list: its MATCH expressions, the terms they come from (`typed`: one typed as a phrase is ranked in
+ * one pass), and which list it is (`term`: undefined for the OR of the terms, the term's index in `live` for a term
+ * alone, -1 for the phrases alone).
+ */
+interface CandidateQuery {
+	matches: string[];
+	typed: readonly SearchTerm[];
+	limit: number;
+	term?: number;
+	presence?: PresenceScoring;
+}
+
+/** The candidate lists in the order they are read: the OR of the terms, each rare term alone, the phrases alone. */
+function candidateQueries(phrases: readonly SearchTerm[], { dfs, live, indexed }: RelaxedTerms): CandidateQuery[] {
+	const required = phrases.map((t) => t.match);
+	const queries: CandidateQuery[] = [];
+	if (indexed.length > 0) {
+		queries.push({
+			matches: [...required, `(${indexed.map((t) => t.match).join(" OR ")})`],
+			typed: [...phrases, ...indexed],
+			limit: OR_CANDIDATES,
+			presence: orScoring(indexed, dfs, required),
+		});
+	}
+	// A rare term alone: its events are found however common the others are. A common term's own list would
+	// only repeat the OR's newest window, and its df probe already walked that far.
+	live.forEach((term, i) => {
+		const df = dfs.get(term) ?? 0;
+		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP)
+			queries.push({ matches: [...required, term.match], typed: [...phrases, term], limit: TERM_CANDIDATES, term: i });
+	});
+	// The phrases alone: events that have them but none of the other terms still fill the page.
+	if (required.length > 0) queries.push({ matches: required, typed: phrases, limit: TERM_CANDIDATES, term: -1 });
+	return queries;
+}
+
+/**
+ * A candidate fragment: its bm25 against the OR (exact where the OR list had it), the per-term scores it summed
+ * otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed), and the
+ * terms whose lists held it.
+ */
+interface Candidate {
+	row: CandidateRow;
+	or?: number;
+	sum: number;
+	terms: Set<number>;
+}
+
+/** Reads the candidate lists and merges their rows per fragment; `capped` when some list hit its ranked-match cap. */
+function gatherCandidates(
+	db: QueryDb,
+	plan: SearchPlan,
+	queries: readonly CandidateQuery[],
+	log?: (message: string) => void,
+): { found: Map<number, Candidate>; capped: boolean } {
+	const found = new Map<number, Candidate>();
+	let capped = false;
+	for (const { matches, typed, limit, term, presence } of queries) {
+		const typedPhrase = typed.some(typedAsPhrase);
+		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, log });
+		if (list.capped) capped = true;
+		for (const row of list.rows) {
+			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
+			if (term === undefined) entry.or = row.score;
+			else if (term >= 0) {
+				entry.sum += row.score;
+				entry.terms.add(term);
+			}
+			found.set(row.fragmentId, entry);
+		}
+	}
+	return { found, capped };
+}
+
+/** The candidates scored for choosing the events whose context is read. */
+interface ScoredCandidates {
+	/** Each candidate's row, its score counting its session facts. */
+	scored: CandidateRow[];
+	/** Each fragment's own score (by fragment id), without its session facts. */
+	own: Map<number, number>;
+	/** Per event key: the live terms (by index) whose own lists held one of its fragments. */
+	listedOf: Map<string, Set<number>>;
+}
+
+/** Scores each candidate by its own bm25, less part of the weight of each term only its session names. */
+function scoreCandidates(found: ReadonlyMap<number, Candidate>, { live, weight }: RelaxedTerms): ScoredCandidates {
+	const listedOf = new Map<string, Set<number>>();
+	const own = new Map<number, number>();
+	const factsOf = sessionFacts(live);
+	const scored = [...found.values()].map(({ row, or, sum, terms }) => {
+		const key = eventKey(row);
+		listedOf.set(key, new Set([...(listedOf.get(key) ?? []), ...terms]));
+		const score = or ?? (terms.size > 0 ? sum : row.score);
+		own.set(row.fragmentId, score);
+		// The events whose context is read are chosen with their session facts counted (free: on the row), so
+		// an event that only its session names the topic of is not cut before its context is seen.
+		const facts = [...factsOf(row)].filter((t) => !terms.has(live.indexOf(t)));
+		return { ...row, score: score - CONTEXT_WEIGHT * facts.reduce((n, t) => n + weight(t), 0) };
+	});
+	return { scored, own, listedOf };
+}
+
+/** The first `count` events of the sorted candidates (coalesce.ts), none of them in `exclude`. */
+function firstEvents(
+	db: QueryDb,
+	scored: CandidateRow[],
+	tokens: string[][],
+	otherIds: number,
+	exclude: ReadonlySet<string>,
+	count: number,
+): EventGroup[] {
+	const seen = new Set(exclude);
+	const events: EventGroup[] = [];
+	for (const group of coalesce(db, scored, tokens, otherIds)) {
+		if (events.length >= count) break;
+		const key = eventKey(group.best);
+		if (seen.has(key)) continue;
+		seen.add(key);
+		events.push(group);
+	}
+	return events;
+}
+
+/** Pairs each event with the live terms its best fragment contains (presentTerms). */
+function withMatchedTerms(
+	db: QueryDb,
+	events: readonly EventGroup[],
+	live: readonly SearchTerm[],
+	listedOf: ReadonlyMap<string, Set<number>>,
+): Array<{ group: EventGroup; matched: SearchTerm[] }> {
+	return events.map((group) => ({
+		group,
+		matched: presentTerms(db, group.best, live, listedOf.get(eventKey(group.best)) ?? new Set()),
+	}));
+}
+
 /**
  * Events that match only some of the plain terms, best coverage first, at most `need`, none of them in `exclude`
  * (event keys already shown). Empty when the query has nothing to relax.
@@ -177,97 +341,23 @@ export function relaxedTiers(
 ): RelaxedResult {
 	const phrases = plan.terms.filter((t) => t.quoted);
 	const plain = plan.terms.filter((t) => !t.quoted);
-	const result: RelaxedResult = { groups: [], capped: false };
-	if (need <= 0 || plain.length === 0 || (plain.length === 1 && phrases.length === 0)) return result;
+	const none: RelaxedResult = { groups: [], capped: false };
+	if (need <= 0 || plain.length === 0 || (plain.length === 1 && phrases.length === 0)) return none;
+	const terms = weighTerms(db, plain);
+	const { live, weight } = terms;
+	if (terms.indexed.length === 0 && phrases.length === 0) return none;
 
-	const maxId = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? 0;
-	const total = Math.max(1, Math.ceil(fragmentsInIds(maxId + 1)));
-	const dfs = new Map(plain.map((term) => [term, documentFrequency(db, term)]));
-	const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
-	// A month name no text holds still names the month of an event (context.ts).
-	const live = plain
-		.filter((term) => (dfs.get(term) ?? 0) > 0 || namesMonth(term))
-		.sort((a, b) => idf(dfs.get(b) ?? 0) - idf(dfs.get(a) ?? 0))
-		.slice(0, MAX_RELAXED_TERMS);
-	if (live.every((t) => (dfs.get(t) ?? 0) === 0) && phrases.length === 0) return result;
-
-	const indexed = live.filter((term) => (dfs.get(term) ?? 0) > 0);
-	const anyTerm = indexed.length > 0 ? `(${indexed.map((t) => t.match).join(" OR ")})` : undefined;
-	const required = phrases.map((t) => t.match);
-	// Per fragment: its bm25 against the OR (exact where the OR list had it), the per-term scores it summed
-	// otherwise (bm25 adds up per matched term, so that sum is the OR score less the commoner terms it missed),
-	// and the terms whose lists held it.
-	const found = new Map<number, { row: CandidateRow; or?: number; sum: number; terms: Set<number> }>();
-	// `typed`: the terms the matches come from (one typed as a phrase is ranked in one pass).
-	const gather = (
-		matches: string[],
-		typed: readonly SearchTerm[],
-		limit: number,
-		term?: number,
-		presence?: PresenceScoring,
-	) => {
-		const typedPhrase = typed.some(typedAsPhrase);
-		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, log });
-		if (list.capped) result.capped = true;
-		for (const row of list.rows) {
-			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
-			if (term === undefined) entry.or = row.score;
-			else if (term >= 0) {
-				entry.sum += row.score;
-				entry.terms.add(term);
-			}
-			found.set(row.fragmentId, entry);
-		}
-	};
-	if (anyTerm) {
-		gather(
-			[...required, anyTerm],
-			[...phrases, ...indexed],
-			OR_CANDIDATES,
-			undefined,
-			orScoring(indexed, dfs, required),
-		);
-	}
-	// A rare term alone: its events are found however common the others are. A common term's own list would
-	// only repeat the OR's newest window, and its df probe already walked that far.
-	live.forEach((term, i) => {
-		const df = dfs.get(term) ?? 0;
-		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP)
-			gather([...required, term.match], [...phrases, term], TERM_CANDIDATES, i);
-	});
-	// The phrases alone: events that have them but none of the other terms still fill the page.
-	if (required.length > 0) gather(required, phrases, TERM_CANDIDATES, -1);
-	if (found.size === 0) return result;
-
-	const weight = (t: SearchTerm) => idf(dfs.get(t) ?? 0);
-	const listedOf = new Map<string, Set<number>>();
-	const own = new Map<number, number>();
-	const factsOf = sessionFacts(live);
-	const scored = [...found.values()].map(({ row, or, sum, terms }) => {
-		const key = eventKey(row);
-		listedOf.set(key, new Set([...(listedOf.get(key) ?? []), ...terms]));
-		const score = or ?? (terms.size > 0 ? sum : row.score);
-		own.set(row.fragmentId, score);
-		// The events whose context is read are chosen with their session facts counted (free: on the row), so
-		// an event that only its session names the topic of is not cut before its context is seen.
-		const facts = [...factsOf(row)].filter((t) => !terms.has(live.indexOf(t)));
-		return { ...row, score: score - CONTEXT_WEIGHT * facts.reduce((n, t) => n + weight(t), 0) };
-	});
+	const { found, capped } = gatherCandidates(db, plan, candidateQueries(phrases, terms), log);
+	if (found.size === 0) return { groups: [], capped };
+	const { scored, own, listedOf } = scoreCandidates(found, terms);
 	const answerBonus = ANSWER_WEIGHT * Math.max(0, ...live.map(weight));
 	const answering = sortWithAnswers(db, plan, scored, answerBonus);
-	const phraseTokens = [...phrases, ...live].map((t) => t.tokens);
-	const seen = new Set(exclude);
-	const best: Array<{ group: EventGroup; matched: SearchTerm[] }> = [];
-	for (const group of coalesce(db, scored, phraseTokens, otherIds)) {
-		if (best.length >= Math.max(need, CONTEXT_GROUPS)) break;
-		const key = eventKey(group.best);
-		if (seen.has(key)) continue;
-		seen.add(key);
-		best.push({ group, matched: presentTerms(db, group.best, live, listedOf.get(key) ?? new Set()) });
-	}
+	const tokens = [...phrases, ...live].map((t) => t.tokens);
+	const events = firstEvents(db, scored, tokens, otherIds, exclude, Math.max(need, CONTEXT_GROUPS));
+	const best = withMatchedTerms(db, events, live, listedOf);
 	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
-	for (const { group, matched } of adjusted.slice(0, need)) {
-		result.groups.push({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) });
-	}
-	return result;
+	const groups = adjusted
+		.slice(0, need)
+		.map(({ group, matched }) => ({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) }));
+	return { groups, capped };
 }
