@@ -8,7 +8,7 @@ import { codeSql, decodedSql } from "../store/column-codes.js";
 import type { StoredFragmentText } from "../store/fragment-text.js";
 import { previewText } from "../text/preview.js";
 import { all, get, type QueryDb } from "./db.js";
-import { asBranchState, asSelectionState, type EventLite, type SourceLite } from "./rows.js";
+import { asBranchState, asSelectionState, type EventLite, isOnLeafPath, type SourceLite } from "./rows.js";
 import { wholeText } from "./whole-text.js";
 
 /** The columns of `fragments` the services read. */
@@ -76,7 +76,7 @@ export function toTraceNode(db: QueryDb, source: SourceLite, e: EventLite, previ
 		timestamp: e.timestamp,
 		branchState: asBranchState(e.branchState),
 		selectionState: asSelectionState(e.selectionState),
-		towardLeaf: e.branchState === "selected",
+		towardLeaf: isOnLeafPath(e),
 	};
 	if (e.role) node.role = e.role;
 	if (e.toolName) node.toolName = e.toolName;

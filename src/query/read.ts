@@ -15,10 +15,11 @@ import type {
 import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { previewText, windowText } from "../text/preview.js";
 import type { AuthorizedRoots } from "./authorize.js";
+import type { Budgets } from "./budgets.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
 import { echo, invalidField, QueryError } from "./errors.js";
-import { eventTargetIds, findEventTarget } from "./event-target.js";
+import { type EventTargetIds, eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import { firstPreview, fragmentByOrd, fragmentCount, fragmentsOf } from "./fragments.js";
 import {
@@ -28,6 +29,7 @@ import {
 	type EventLite,
 	eventById,
 	FORK_CANDIDATE_CAP,
+	isOnLeafPath,
 	type QueryOptions,
 	refOf,
 	type SourceLite,
@@ -77,14 +79,14 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 		cur = parent;
 	}
 	const successors: EventLite[] = [];
-	const towardLeaf = target.branchState === "selected";
+	const towardLeaf = isOnLeafPath(target);
 	cur = target;
 	for (let i = 0; i < after; i++) {
 		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP);
 		if (kids.length === 0) break;
 		let next: EventLite | undefined;
 		if (towardLeaf) {
-			const onPath = kids.filter((k) => k.branchState === "selected");
+			const onPath = kids.filter(isOnLeafPath);
 			next = onPath[onPath.length - 1];
 		} else if (kids.length === 1) next = kids[0];
 		if (kids.length > 1) {
@@ -154,8 +156,7 @@ export function sessionForkReceipts(
 			const candidates: EventRef[] = [];
 			const parentNext = childrenOf(db, parent.id, anchor.anchorEntryId, FORK_CANDIDATE_CAP);
 			const parentChosen =
-				parentNext.filter((k) => k.branchState === "selected").pop() ??
-				(parentNext.length === 1 ? parentNext[0] : undefined);
+				parentNext.filter(isOnLeafPath).pop() ?? (parentNext.length === 1 ? parentNext[0] : undefined);
 			if (parentChosen) candidates.push(refOf(parent, parentChosen.entryId));
 			const receipt: BranchForkReceipt = {
 				kind: "session-fork",
@@ -181,6 +182,168 @@ function restUnavailable(fragmentId: string): QueryError {
 	);
 }
 
+/** A read request checked field by field: the ids, the walk order, the neighbour counts and the targeted fragment. */
+interface ReadPlan {
+	ids: EventTargetIds;
+	order: "branch" | "append";
+	before: number;
+	after: number;
+	/** Ordinal of the fragment `matchingFragmentId` names; undefined reads previews of the first fragments. */
+	targetOrd: number | undefined;
+}
+
+/** The fragments part of a read: previews, or one window of the targeted fragment, and their coverage. */
+interface ReadFragments {
+	fragments: FragmentView[];
+	window: FragmentWindow | undefined;
+	coverage: EventReadResult["fragmentCoverage"];
+}
+
+/** Neighbours found by a walk, in window order, with the in-session forks met on the way. */
+interface Walk {
+	predecessors: EventLite[];
+	successors: EventLite[];
+	forks: BranchForkReceipt[];
+}
+
+/** Checks every field of a read request before any lookup; throws QueryError naming the first bad field. */
+function readPlan(req: EventReadRequest, budgets: Budgets): ReadPlan {
+	const ids = eventTargetIds(req, "read");
+	const order = req.order ?? "branch";
+	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
+	const before = neighbourCount("before", req.before, budgets.defaultNeighbors, budgets.maxNeighbors);
+	const after = neighbourCount("after", req.after, budgets.defaultNeighbors, budgets.maxNeighbors);
+	checkOffset(req);
+	const targetOrd =
+		req.matchingFragmentId !== undefined && req.matchingFragmentId !== null
+			? parseFragmentId(String(req.matchingFragmentId), ids.entryId)
+			: undefined;
+	return { ids, order, before, after, targetOrd };
+}
+
+/** Checks `offset`: a non-negative integer, given only with `matchingFragmentId`. */
+function checkOffset(req: EventReadRequest): void {
+	if (req.offset !== undefined && req.offset !== null) {
+		if (typeof req.offset !== "number" || !Number.isInteger(req.offset) || req.offset < 0) {
+			throw invalidField("offset", "must be a non-negative integer (code points).");
+		}
+		if (req.matchingFragmentId === undefined || req.matchingFragmentId === null) {
+			throw invalidField("offset", 'needs "matchingFragmentId".');
+		}
+	}
+}
+
+/** Reads the target's fragments: one window of the targeted fragment, else bounded previews of the first ones. */
+function readFragments(
+	db: QueryDb,
+	source: SourceLite,
+	target: EventLite,
+	plan: ReadPlan,
+	offset: EventReadRequest["offset"],
+	budgets: Budgets,
+): ReadFragments {
+	const total = fragmentCount(db, source.id, target.seq);
+	let fragments: FragmentView[] = [];
+	let window: FragmentWindow | undefined;
+	let returned: number;
+	if (plan.targetOrd !== undefined) {
+		window = fragmentWindow(db, source, target, plan.ids.entryId, plan.targetOrd, offset, budgets.windowChars);
+		returned = 1;
+	} else {
+		fragments = fragmentPreviews(db, source, target, plan.ids.entryId, budgets);
+		returned = fragments.length;
+	}
+	return { fragments, window, coverage: { total, returned, omitted: total - returned, truncated: total > returned } };
+}
+
+/** One fixed-size window of fragment `ord` of the target, starting at `offset` (moved when needed). */
+function fragmentWindow(
+	db: QueryDb,
+	source: SourceLite,
+	target: EventLite,
+	entryId: string,
+	ord: number,
+	offset: EventReadRequest["offset"],
+	windowChars: number,
+): FragmentWindow {
+	const frag = fragmentByOrd(db, source.id, target.seq, ord);
+	if (frag === undefined) {
+		throw invalidField("matchingFragmentId", `names no fragment of entry ${echo(entryId)}: it has no #${ord}.`);
+	}
+	if (!frag.whole) throw restUnavailable(`${entryId}#${frag.ord}`);
+	const w = windowText(frag.text, offset ?? 0, windowChars);
+	const window: FragmentWindow = {
+		fragmentId: `${entryId}#${frag.ord}`,
+		semanticKind: frag.kind,
+		offset: w.offset,
+		text: w.text,
+		totalChars: w.totalChars,
+		range: w.range,
+		hasBefore: w.hasBefore,
+		hasAfter: w.hasAfter,
+	};
+	// Said, not silent: the caller learns its offset was moved to keep the window full and inside the text.
+	if (offset !== undefined && offset !== null && w.offset !== offset) window.requestedOffset = offset;
+	return window;
+}
+
+/** Head/tail previews of the target's first fragments, as many as the budget allows. */
+function fragmentPreviews(
+	db: QueryDb,
+	source: SourceLite,
+	target: EventLite,
+	entryId: string,
+	budgets: Budgets,
+): FragmentView[] {
+	return fragmentsOf(db, source.id, target.seq, budgets.readFragments).map((f) => {
+		const view: FragmentView = {
+			fragmentId: `${entryId}#${f.ord}`,
+			semanticKind: f.kind,
+			text: previewText(f.text, budgets.fragmentPreviewChars),
+		};
+		if (f.toolName) view.toolName = f.toolName;
+		return view;
+	});
+}
+
+/** The fork receipts of a branch read: the walk's in-session forks, then session forks at the window's entries. */
+function branchForks(
+	db: QueryDb,
+	auth: AuthorizedRoots,
+	source: SourceLite,
+	target: EventLite,
+	walk: Walk,
+): BranchForkReceipt[] {
+	const line = [...walk.predecessors, target, ...walk.successors];
+	return [...walk.forks, ...sessionForkReceipts(db, auth, source, line, continuationIn(db, source, line))];
+}
+
+/** This session's continuation after an entry: the next entry of the window, else its selected or sole child. */
+function continuationIn(db: QueryDb, source: SourceLite, line: EventLite[]): (entryId: string) => string | undefined {
+	const nextInWindow = new Map<string, string>();
+	for (let i = 0; i + 1 < line.length; i++) nextInWindow.set(line[i].entryId, line[i + 1].entryId);
+	return (id) => {
+		if (nextInWindow.has(id)) return nextInWindow.get(id);
+		const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP);
+		const sel = kids.filter(isOnLeafPath).pop();
+		return (sel ?? (kids.length === 1 ? kids[0] : undefined))?.entryId;
+	};
+}
+
+/** The walk's neighbours as returned: predecessors then successors, each with a short preview. */
+function neighboursOf(db: QueryDb, source: SourceLite, walk: Walk, previewChars: number): NeighborEvent[] {
+	const neighbour = (e: EventLite, relation: "before" | "after"): NeighborEvent => {
+		const n: NeighborEvent = { event: toMetadata(db, source, e), relation };
+		const preview = firstPreview(db, e, previewChars);
+		if (preview) n.preview = preview;
+		return n;
+	};
+	return [
+		...walk.predecessors.map((e) => neighbour(e, "before")),
+		...walk.successors.map((e) => neighbour(e, "after")),
+	];
+}
+
 /** Read one event; throws QueryError for invalid requests and the one not-found failure for missing/unauthorized. */
 export function readEvent(
 	db: QueryDb,
@@ -188,99 +351,23 @@ export function readEvent(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventReadResult {
-	const ids = eventTargetIds(req, "read");
-	const order = req.order ?? "branch";
-	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
 	const budgets = caller.budgets;
-	const before = neighbourCount("before", req.before, budgets.defaultNeighbors, budgets.maxNeighbors);
-	const after = neighbourCount("after", req.after, budgets.defaultNeighbors, budgets.maxNeighbors);
-	if (req.offset !== undefined && req.offset !== null) {
-		if (typeof req.offset !== "number" || !Number.isInteger(req.offset) || req.offset < 0) {
-			throw invalidField("offset", "must be a non-negative integer (code points).");
-		}
-		if (req.matchingFragmentId === undefined) throw invalidField("offset", 'needs "matchingFragmentId".');
-	}
-	const { entryId } = ids;
-	const targetOrd =
-		req.matchingFragmentId !== undefined && req.matchingFragmentId !== null
-			? parseFragmentId(String(req.matchingFragmentId), entryId)
-			: undefined;
-
-	const { auth, source, target } = findEventTarget(db, caller, ids);
-
-	const total = fragmentCount(db, source.id, target.seq);
-	let fragments: FragmentView[] = [];
-	let window: FragmentWindow | undefined;
-	let returned: number;
-	if (targetOrd !== undefined) {
-		const frag = fragmentByOrd(db, source.id, target.seq, targetOrd);
-		if (frag === undefined) {
-			throw invalidField("matchingFragmentId", `names no fragment of entry ${echo(entryId)}: it has no #${targetOrd}.`);
-		}
-		if (!frag.whole) throw restUnavailable(`${entryId}#${frag.ord}`);
-		const w = windowText(frag.text, req.offset ?? 0, budgets.windowChars);
-		window = {
-			fragmentId: `${entryId}#${frag.ord}`,
-			semanticKind: frag.kind,
-			offset: w.offset,
-			text: w.text,
-			totalChars: w.totalChars,
-			range: w.range,
-			hasBefore: w.hasBefore,
-			hasAfter: w.hasAfter,
-		};
-		// Said, not silent: the caller learns its offset was moved to keep the window full and inside the text.
-		if (req.offset !== undefined && req.offset !== null && w.offset !== req.offset) window.requestedOffset = req.offset;
-		returned = 1;
-	} else {
-		fragments = fragmentsOf(db, source.id, target.seq, budgets.readFragments).map((f) => {
-			const view: FragmentView = {
-				fragmentId: `${entryId}#${f.ord}`,
-				semanticKind: f.kind,
-				text: previewText(f.text, budgets.fragmentPreviewChars),
-			};
-			if (f.toolName) view.toolName = f.toolName;
-			return view;
-		});
-		returned = fragments.length;
-	}
-
-	const walk =
+	const plan = readPlan(req, budgets);
+	const { auth, source, target } = findEventTarget(db, caller, plan.ids);
+	const read = readFragments(db, source, target, plan, req.offset, budgets);
+	const { order, before, after } = plan;
+	const walk: Walk =
 		order === "branch" ? branchWalk(db, source, target, before, after) : appendWalk(db, source, target, before, after);
-	const line = [...walk.predecessors, target, ...walk.successors];
-	const nextInWindow = new Map<string, string>();
-	for (let i = 0; i + 1 < line.length; i++) nextInWindow.set(line[i].entryId, line[i + 1].entryId);
-	const forks =
-		order === "branch"
-			? [
-					...walk.forks,
-					...sessionForkReceipts(db, auth, source, line, (id) => {
-						if (nextInWindow.has(id)) return nextInWindow.get(id);
-						const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP);
-						const sel = kids.filter((k) => k.branchState === "selected").pop();
-						return (sel ?? (kids.length === 1 ? kids[0] : undefined))?.entryId;
-					}),
-				]
-			: [];
-
-	const neighbour = (e: EventLite, relation: "before" | "after"): NeighborEvent => {
-		const n: NeighborEvent = { event: toMetadata(db, source, e), relation };
-		const preview = firstPreview(db, e, budgets.neighborPreviewChars);
-		if (preview) n.preview = preview;
-		return n;
-	};
+	const forks = order === "branch" ? branchForks(db, auth, source, target, walk) : [];
 	const result: EventReadResult = {
 		event: toMetadata(db, source, target),
-		fragments,
-		fragmentCoverage: { total, returned, omitted: total - returned, truncated: total > returned },
-		neighbors: [
-			...walk.predecessors.map((e) => neighbour(e, "before")),
-			...walk.successors.map((e) => neighbour(e, "after")),
-		],
+		fragments: read.fragments,
+		fragmentCoverage: read.coverage,
+		neighbors: neighboursOf(db, source, walk, budgets.neighborPreviewChars),
 		order,
 		forks,
 		coverage: coverageOf(db, options),
 	};
-	if (window) result.window = window;
+	if (read.window) result.window = read.window;
 	return result;
 }

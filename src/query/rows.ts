@@ -198,6 +198,11 @@ export function asBranchState(v: string): BranchState {
 	return v === "selected" || v === "alternate" ? v : "unknown";
 }
 
+/** True when an event's stored branch state puts it on the path from a root to the session's leaf. */
+export function isOnLeafPath(e: { branchState: string }): boolean {
+	return e.branchState === "selected";
+}
+
 /** A stored selection state as the contract names it (unknown values: "unknown"). */
 export function asSelectionState(v: string): SelectionState {
 	return v === "direct" || v === "summarized" || v === "not-selected" || v === "not-applicable" ? v : "unknown";
@@ -214,7 +219,7 @@ export function toMetadata(db: QueryDb, source: SourceLite, e: EventLite): Event
 		timestamp: e.timestamp,
 		branchState: asBranchState(e.branchState),
 		selectionState: asSelectionState(e.selectionState),
-		onLeafPath: e.branchState === "selected",
+		onLeafPath: isOnLeafPath(e),
 	};
 	if (source.sessionName) meta.sessionName = source.sessionName;
 	if (e.role) meta.role = e.role;

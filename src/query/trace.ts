@@ -3,7 +3,7 @@
  * related edges (tool call ↔ result, compaction, branch summary, labels, file evidence, cross-session forks).
  * Transitive traversal of related edges is opt-in (`depth` > 1) and bounded by the budgets.
  */
-import type { EventTrace, TraceEdge, TraceEdgeKind } from "../contract.js";
+import type { EventTrace, TraceEdge, TraceEdgeKind, TraceNode } from "../contract.js";
 import { codeSql } from "../store/column-codes.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
@@ -113,6 +113,111 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 	return out;
 }
 
+/** The trace's one edge budget, shared by all its lists: each edge takes one; the first refusal marks truncation. */
+class EdgeBudget {
+	private used = 0;
+	truncated = false;
+
+	constructor(readonly cap: number) {}
+
+	/** Takes one edge, or refuses (and marks the trace truncated) once the cap is spent. */
+	take(): boolean {
+		if (this.used >= this.cap) {
+			this.truncated = true;
+			return false;
+		}
+		this.used++;
+		return true;
+	}
+}
+
+/** What every step of one trace shares: the database, the caller's roots, the edge budget and the node renderer. */
+interface Tracing {
+	db: QueryDb;
+	auth: AuthorizedRoots;
+	budget: EdgeBudget;
+	node: (src: SourceLite, e: EventLite) => TraceNode;
+}
+
+/** Nodes whose related edges the next depth follows. */
+type Frontier = Array<{ source: SourceLite; event: EventLite }>;
+
+/** The depth related edges are followed to: `depth` checked as a positive integer, then capped by the budget. */
+function traceDepth(depth: EventTraceRequest["depth"], maxDepth: number): number {
+	if (depth !== undefined && depth !== null) {
+		if (typeof depth !== "number" || !Number.isInteger(depth) || depth < 1) {
+			throw invalidField("depth", "must be a positive integer.");
+		}
+	}
+	return Math.min(depth ?? 1, maxDepth);
+}
+
+/** Adds the tree edges: the parent, the children, and the branch siblings derived from the parent's children. */
+function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: EventTrace): void {
+	const { db, budget, node } = t;
+	const parent = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
+	if (parent && budget.take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
+	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1);
+	for (const k of kids) {
+		if (!budget.take()) break;
+		trace.children.push({ kind: "child", node: node(source, k), inferred: false });
+	}
+	if (parent) {
+		for (const s of childrenOf(db, source.id, parent.entryId, budget.cap + 2)) {
+			if (s.seq === target.seq) continue;
+			if (!budget.take()) break;
+			trace.branchSiblings.push({ kind: "branch-sibling", node: node(source, s), inferred: false, derived: true });
+		}
+	}
+}
+
+/** Adds the related edges, breadth first; depth > 1 follows node edges transitively. */
+function addRelatedEdges(t: Tracing, source: SourceLite, target: EventLite, maxDepth: number, trace: EventTrace): void {
+	const seen = new Set<string>([`${source.id}:${target.seq}`]);
+	let frontier: Frontier = [{ source, event: target }];
+	for (let depth = 1; depth <= maxDepth && frontier.length > 0 && !t.budget.truncated; depth++) {
+		frontier = addRelatedLevel(t, frontier, depth, maxDepth, seen, trace);
+	}
+}
+
+/** Adds the related edges of one depth's frontier; returns the nodes first reached, the next depth's frontier. */
+function addRelatedLevel(
+	t: Tracing,
+	frontier: Frontier,
+	depth: number,
+	maxDepth: number,
+	seen: Set<string>,
+	trace: EventTrace,
+): Frontier {
+	const next: Frontier = [];
+	for (const item of frontier) {
+		for (const raw of relatedOf(t.db, t.auth, item.source, item.event, t.budget.cap + 1)) {
+			if (raw.event && raw.source) {
+				const key = `${raw.source.id}:${raw.event.seq}`;
+				if (depth > 1 && seen.has(key)) continue;
+				if (!t.budget.take()) break;
+				const edge: TraceEdge = { kind: raw.kind, node: t.node(raw.source, raw.event), inferred: raw.inferred };
+				trace.related.push(atDepth(edge, depth, maxDepth));
+				if (!seen.has(key)) {
+					seen.add(key);
+					next.push({ source: raw.source, event: raw.event });
+				}
+			} else if (raw.file !== undefined) {
+				if (!t.budget.take()) break;
+				trace.related.push(atDepth({ kind: "file", file: raw.file, inferred: raw.inferred }, depth, maxDepth));
+			}
+		}
+		if (t.budget.truncated) break;
+	}
+	return next;
+}
+
+/** Marks a related edge with its depth when the trace follows edges transitively. */
+function atDepth(edge: TraceEdge, depth: number, maxDepth: number): TraceEdge {
+	if (maxDepth > 1) edge.depth = depth;
+	return edge;
+}
+
 /** Trace one event; throws QueryError for invalid requests and the one not-found failure for missing/unauthorized. */
 export function traceEvent(
 	db: QueryDb,
@@ -122,28 +227,11 @@ export function traceEvent(
 ): EventTrace {
 	const ids = eventTargetIds(req, "trace");
 	const budgets = caller.budgets;
-	if (req.depth !== undefined && req.depth !== null) {
-		if (typeof req.depth !== "number" || !Number.isInteger(req.depth) || req.depth < 1) {
-			throw invalidField("depth", "must be a positive integer.");
-		}
-	}
-	const maxDepth = Math.min(req.depth ?? 1, budgets.traceMaxDepth);
+	const maxDepth = traceDepth(req.depth, budgets.traceMaxDepth);
 	const { auth, source, target } = findEventTarget(db, caller, ids);
-
-	const cap = budgets.traceEdges;
 	const previewChars = budgets.neighborPreviewChars;
-	let used = 0;
-	let truncated = false;
-	const take = () => {
-		if (used >= cap) {
-			truncated = true;
-			return false;
-		}
-		used++;
-		return true;
-	};
 	const node = (src: SourceLite, e: EventLite) => toTraceNode(db, src, e, previewChars);
-
+	const t: Tracing = { db, auth, budget: new EdgeBudget(budgets.traceEdges), node };
 	const trace: EventTrace = {
 		target: node(source, target),
 		children: [],
@@ -152,50 +240,8 @@ export function traceEvent(
 		truncated: false,
 		coverage: coverageOf(db, options),
 	};
-	const parent = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
-	if (parent && take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
-	const kids = childrenOf(db, source.id, target.entryId, cap + 1);
-	for (const k of kids) {
-		if (!take()) break;
-		trace.children.push({ kind: "child", node: node(source, k), inferred: false });
-	}
-	if (parent) {
-		for (const s of childrenOf(db, source.id, parent.entryId, cap + 2)) {
-			if (s.seq === target.seq) continue;
-			if (!take()) break;
-			trace.branchSiblings.push({ kind: "branch-sibling", node: node(source, s), inferred: false, derived: true });
-		}
-	}
-
-	// Related edges, breadth first; depth > 1 follows node edges transitively.
-	const seen = new Set<string>([`${source.id}:${target.seq}`]);
-	let frontier: Array<{ source: SourceLite; event: EventLite }> = [{ source, event: target }];
-	for (let depth = 1; depth <= maxDepth && frontier.length > 0 && !truncated; depth++) {
-		const next: typeof frontier = [];
-		for (const item of frontier) {
-			for (const raw of relatedOf(db, auth, item.source, item.event, cap + 1)) {
-				if (raw.event && raw.source) {
-					const key = `${raw.source.id}:${raw.event.seq}`;
-					if (depth > 1 && seen.has(key)) continue;
-					if (!take()) break;
-					const edge: TraceEdge = { kind: raw.kind, node: node(raw.source, raw.event), inferred: raw.inferred };
-					if (maxDepth > 1) edge.depth = depth;
-					trace.related.push(edge);
-					if (!seen.has(key)) {
-						seen.add(key);
-						next.push({ source: raw.source, event: raw.event });
-					}
-				} else if (raw.file !== undefined) {
-					if (!take()) break;
-					const edge: TraceEdge = { kind: "file", file: raw.file, inferred: raw.inferred };
-					if (maxDepth > 1) edge.depth = depth;
-					trace.related.push(edge);
-				}
-			}
-			if (truncated) break;
-		}
-		frontier = next;
-	}
-	trace.truncated = truncated;
+	addTreeEdges(t, source, target, trace);
+	addRelatedEdges(t, source, target, maxDepth, trace);
+	trace.truncated = t.budget.truncated;
 	return trace;
 }

@@ -3,7 +3,7 @@
  * into a real SQLite store. Assertions are entry by entry against ids Pi wrote.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EventSearchResult, NOT_FOUND_MESSAGE } from "../../src/contract.js";
+import { type EventReadRequest, type EventSearchResult, NOT_FOUND_MESSAGE } from "../../src/contract.js";
 import { QueryError } from "../../src/query/errors.js";
 import { traceSession } from "../../src/query/lineage.js";
 import { readEvent } from "../../src/query/read.js";
@@ -363,6 +363,16 @@ describe("readEvent", () => {
 				read({ sessionId: main.id, entryId: main.entries.bigResult, matchingFragmentId: fragmentId, offset: -1 }),
 			).code,
 		).toBe("invalid_request");
+	});
+
+	it("refuses an offset without a fragment, also when matchingFragmentId is null (regression: it was dropped silently)", () => {
+		const { main } = h.corpus;
+		for (const matchingFragmentId of [undefined, null]) {
+			const req = { sessionId: main.id, entryId: main.entries.bigResult, matchingFragmentId, offset: 20 };
+			const err = failure(() => read(req as unknown as EventReadRequest));
+			expect(err.code).toBe("invalid_request");
+			expect(err.message).toContain('needs "matchingFragmentId"');
+		}
 	});
 
 	it("caps unfiltered fragments but never displaces a targeted fragment", () => {
