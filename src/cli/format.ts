@@ -149,7 +149,7 @@ function hitLines(h: EventSearchHit, i: number, query: string, extras: SearchExt
 	out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
 	const terms = h.matchedTerms ?? queryWords(query);
 	out.push(`   ${highlightTerms(snippetLine(h.snippet, terms), terms, st)}`);
-	if (h.missingTerms) out.push(`   missing: ${h.missingTerms.join(", ")}`);
+	if (h.missingTerms?.length) out.push(`   missing: ${h.missingTerms.join(", ")}`);
 	if (h.forkCopies) out.push(`   also in forks: ${h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", ")}`);
 	out.push(st.dim(`   open in Pi: ${openInPi(h.sessionId, h.cwd)}`));
 	const file = extras.files.get(h.sessionId);

@@ -4,7 +4,6 @@
  * entry: the parent of the child's first entry whose id the parent does not have (or the child's leaf when it has
  * nothing new yet). Only indexed, authorized sessions take part; no source path ever leaves this module.
  */
-import path from "node:path";
 import { type AuthorizedRoots, authorizationSql } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
 import { FORK_CANDIDATE_CAP, SOURCE_COLUMNS, type SourceLite } from "./rows.js";
@@ -18,49 +17,50 @@ export interface ForkAnchor {
 }
 
 /**
- * Paths a recorded `parentSession` may denote. Pi writes it as given on the command line (relative to the process
- * cwd, which is the child's header cwd), so a relative value is resolved against that cwd; the ingest-resolved
- * path and the file's own directory are tried too.
+ * Whether `child` names `parent` as the session it was forked from: its header's `parentSession` resolves to the
+ * parent's file (at ingest, `resolveParentSession`), or that recorded file's name carries the parent's session id
+ * (`sources.parent_session_id`; Pi names files `<timestamp>_<session id>.jsonl`), so a fork still finds a parent whose
+ * file moved (an agent dir moved, synced from another machine, or archived under another root). The SQL of
+ * parentSource and childSources says the same, through the indexes on both columns.
  */
-export function parentPathCandidates(child: SourceLite): string[] {
-	const out = new Set<string>();
-	if (child.parentSessionPath) out.add(child.parentSessionPath);
-	const recorded = child.parentSession;
-	if (recorded) {
-		if (path.isAbsolute(recorded)) out.add(path.resolve(recorded));
-		else {
-			if (child.cwd) out.add(path.resolve(child.cwd, recorded));
-			out.add(path.resolve(path.dirname(child.path), recorded));
-		}
-	}
-	return [...out];
+export function namesAsParent(child: SourceLite, parent: SourceLite): boolean {
+	return (
+		(child.parentSessionPath !== null && child.parentSessionPath === parent.path) ||
+		(child.parentSessionId !== null && child.parentSessionId === parent.sessionId)
+	);
 }
 
-/** The visible parent source of `child`, if its recorded parent is indexed and authorized. */
+/** Whether two sessions were forked from the same parent (which may itself be gone). */
+export function shareParent(a: SourceLite, b: SourceLite): boolean {
+	return (
+		(a.parentSessionPath !== null && a.parentSessionPath === b.parentSessionPath) ||
+		(a.parentSessionId !== null && a.parentSessionId === b.parentSessionId)
+	);
+}
+
+/** The visible parent source of `child` (namesAsParent), if it is indexed and authorized: its recorded file first. */
 export function parentSource(db: QueryDb, auth: AuthorizedRoots, child: SourceLite): SourceLite | undefined {
-	const candidates = parentPathCandidates(child);
-	if (candidates.length === 0) return undefined;
+	if (child.parentSessionPath === null && child.parentSessionId === null) return undefined;
 	const authSql = authorizationSql("s", auth);
 	return get<SourceLite>(
 		db,
 		`SELECT ${SOURCE_COLUMNS} FROM sources s
-		WHERE s.path IN (${candidates.map(() => "?").join(", ")}) AND s.id <> ? AND ${authSql.sql}
-		ORDER BY s.id LIMIT 1`,
-		[...candidates, child.id, ...authSql.params],
+		WHERE (s.path = ? OR s.session_id = ?) AND s.id <> ? AND ${authSql.sql}
+		ORDER BY s.path = ? DESC, s.id LIMIT 1`,
+		[child.parentSessionPath, child.parentSessionId, child.id, ...authSql.params, child.parentSessionPath],
 	);
 }
 
-/** Visible child sessions of `parent` (recorded parentSession resolving to the parent's path), bounded. */
+/** Visible child sessions of `parent` (namesAsParent), bounded, oldest first. */
 export function childSources(db: QueryDb, auth: AuthorizedRoots, parent: SourceLite, limit = FORK_CANDIDATE_CAP) {
 	const authSql = authorizationSql("s", auth);
-	const rows = all<SourceLite>(
+	return all<SourceLite>(
 		db,
 		`SELECT ${SOURCE_COLUMNS} FROM sources s
-		WHERE (s.parent_session_path = ? OR s.parent_session = ?) AND s.id <> ? AND ${authSql.sql}
+		WHERE (s.parent_session_path = ? OR s.parent_session_id = ?) AND s.id <> ? AND ${authSql.sql}
 		ORDER BY s.header_timestamp, s.id LIMIT ?`,
-		[parent.path, parent.path, parent.id, ...authSql.params, limit],
+		[parent.path, parent.sessionId, parent.id, ...authSql.params, limit],
 	);
-	return rows;
 }
 
 /** The anchor of `child` in `parent`, or undefined when they share no entry. */

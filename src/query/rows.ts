@@ -29,13 +29,15 @@ export interface SourceLite {
 	headerTimestamp: string | null;
 	parentSession: string | null;
 	parentSessionPath: string | null;
+	/** The session id the recorded parent's file name carries (schema.ts). */
+	parentSessionId: string | null;
 	leafEntryId: string | null;
 	entryCount: number;
 }
 
 export const SOURCE_COLUMNS = `s.id AS id, s.path AS path, s.session_id AS sessionId, s.cwd AS cwd,
 	s.session_name AS sessionName, s.header_timestamp AS headerTimestamp, s.parent_session AS parentSession,
-	s.parent_session_path AS parentSessionPath, s.leaf_entry_id AS leafEntryId, s.entry_count AS entryCount`;
+	s.parent_session_path AS parentSessionPath, s.parent_session_id AS parentSessionId, s.leaf_entry_id AS leafEntryId, s.entry_count AS entryCount`;
 
 /** The columns of `events` the services read. */
 export interface EventLite {

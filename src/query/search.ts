@@ -9,7 +9,7 @@ import type { QueryDb } from "./db.js";
 import { RERANK_LIMIT } from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
 import { findCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
-import { coalesce, eventKey, foldForkCopies } from "./search/coalesce.js";
+import { coalesce, foldForkCopies, shownKeys } from "./search/coalesce.js";
 import { toHit } from "./search/hits.js";
 import { planSearch } from "./search/request.js";
 import { typedAsPhrase } from "./search/terms.js";
@@ -65,14 +65,7 @@ export function searchEvents(
 	);
 	const relaxed =
 		full.length < limit
-			? relaxedTiers(
-					db,
-					plan,
-					limit - full.length,
-					new Set(full.map((g) => eventKey(g.best))),
-					otherFragmentIds,
-					options.log,
-				)
+			? relaxedTiers(db, plan, limit - full.length, shownKeys(full), otherFragmentIds, options.log)
 			: undefined;
 	const partial = relaxed ? foldForkCopies(db, relaxed.groups, window) : [];
 	const needles = plan.terms.flatMap((t) => t.tokens);

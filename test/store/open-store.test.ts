@@ -100,11 +100,13 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0010_no_call_id_indexes), as if an older version had created the store.
-		first.db.exec("CREATE INDEX events_tool_call ON events (source_id, tool_call_id) WHERE tool_call_id IS NOT NULL");
-		first.db.exec(
-			"CREATE INDEX fragments_tool_call ON fragments (source_id, tool_call_id) WHERE tool_call_id IS NOT NULL",
-		);
+		// Undo the last migration (0011_parent_session_id), as if an older version had created the store, and leave it
+		// a fork whose parent file name carries the parent's session id.
+		first.db.exec("DROP INDEX sources_parent_id");
+		first.db.exec("ALTER TABLE sources DROP COLUMN parent_session_id");
+		first.db
+			.prepare("INSERT INTO sources (path, dev, ino, size, mtime_ms, parent_session) VALUES (?, '1', '2', 0, 0, ?)")
+			.run("/s/child.jsonl", "/gone/2026-12-02T12-32-22-200Z_01a236bd-dcb7-7287-9588-bf4e8d79a767.jsonl");
 		first.db.exec(
 			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
 		);
@@ -122,6 +124,12 @@ describe("openStore", () => {
 		expect(tables.map((t) => t.name)).toEqual(["attribute_sets", "fragments_fts", "fragments_fts_delete"]);
 		const dropped = second.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%tool_call'").all();
 		expect(dropped).toEqual([]);
+		// The migrated store knows the existing fork's parent by id at once (a generated column needs no rewrite).
+		expect(
+			second.db.prepare("SELECT parent_session_id AS id FROM sources WHERE path = '/s/child.jsonl'").get(),
+		).toEqual({
+			id: "01a236bd-dcb7-7287-9588-bf4e8d79a767",
+		});
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {

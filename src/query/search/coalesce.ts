@@ -4,7 +4,7 @@
  */
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { all, type QueryDb } from "../db.js";
-import { parentPathCandidates } from "../forks.js";
+import { namesAsParent, shareParent } from "../forks.js";
 import { proximityTargets, RERANK_FRAGMENT_CHARS, rankCandidates } from "../rank.js";
 import { SOURCE_COLUMNS, type SourceLite } from "../rows.js";
 import type { CandidateRow } from "./candidates.js";
@@ -14,13 +14,18 @@ export interface EventGroup {
 	best: CandidateRow;
 	count: number;
 	others: string[];
-	/** Same event copied into forked sessions, folded into this one. */
-	forkCopies?: Array<{ sessionId: string; entryId: string }>;
+	/** The same event copied into forked sessions, folded into this one: the copies' best rows. */
+	forkCopies?: CandidateRow[];
 }
 
 /** The identity of an event across tiers: (source, seq). */
 export function eventKey(row: Pick<CandidateRow, "sourceId" | "seq">): string {
 	return `${row.sourceId}:${row.seq}`;
+}
+
+/** The events `groups` show: each group's own and the fork copies folded into it (no later tier shows them again). */
+export function shownKeys(groups: readonly EventGroup[]): Set<string> {
+	return new Set(groups.flatMap((g) => [g.best, ...(g.forkCopies ?? [])].map(eventKey)));
 }
 
 /** The first `chars` characters of each fragment's text, by fragment id (a plain text is cut in SQL). */
@@ -74,20 +79,15 @@ export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number
 			JSON.stringify(ids),
 		]).map((s) => [s.id, s]),
 	);
-	const byPath = new Map([...sources.values()].map((s) => [s.path, s]));
-	/** The source `child` names as its parent, if it is among the sources at hand. */
-	const parentOf = (child: SourceLite) =>
-		parentPathCandidates(child)
-			.map((p) => byPath.get(p))
-			.find(Boolean);
-	/** Two forks of one parent (that may itself be gone): the earlier session holds the copy. */
-	const earlierSibling = (a: SourceLite, b: SourceLite) => {
-		const parents = new Set(parentPathCandidates(a));
-		if (parents.size === 0 || !parentPathCandidates(b).some((p) => parents.has(p))) return false;
-		return (
-			(a.headerTimestamp ?? "") < (b.headerTimestamp ?? "") || (a.headerTimestamp === b.headerTimestamp && a.id < b.id)
-		);
+	/** The source `child` names as its parent, if it is among the sources at hand (its recorded file first). */
+	const parentOf = (child: SourceLite) => {
+		const named = [...sources.values()].filter((s) => s.id !== child.id && namesAsParent(child, s));
+		return named.find((s) => s.path === child.parentSessionPath) ?? named[0];
 	};
+	/** Two forks of one parent (that may itself be gone): the earlier session holds the copy. */
+	const earlierSibling = (a: SourceLite, b: SourceLite) =>
+		shareParent(a, b) &&
+		((a.headerTimestamp ?? "") < (b.headerTimestamp ?? "") || (a.headerTimestamp === b.headerTimestamp && a.id < b.id));
 	const isAncestor = (a: SourceLite, b: SourceLite) => {
 		let cur: SourceLite | undefined = b;
 		for (let depth = 0; cur && depth < 16; depth++) {
@@ -114,10 +114,8 @@ export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number
 				if (copy === original || dropped.has(copy) || !c || !(isAncestor(o, c) || earlierSibling(o, c))) continue;
 				if (!sameText(original.best, copy.best)) continue;
 				dropped.add(copy);
-				original.forkCopies = [
-					...(original.forkCopies ?? []),
-					{ sessionId: copy.best.sessionId, entryId: copy.best.entryId },
-				];
+				// A copy that had folded copies of its own hands them on.
+				original.forkCopies = [...(original.forkCopies ?? []), copy.best, ...(copy.forkCopies ?? [])];
 			}
 		}
 	}

@@ -44,7 +44,7 @@ export function toHit(
 		hit.matchedTerms = group.matched.map((t) => t.label);
 		hit.missingTerms = group.missing.map((t) => t.label);
 	}
-	if (group.forkCopies) hit.forkCopies = group.forkCopies;
+	if (group.forkCopies) hit.forkCopies = group.forkCopies.map((c) => ({ sessionId: c.sessionId, entryId: c.entryId }));
 	return hit;
 }
 

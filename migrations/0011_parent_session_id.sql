@@ -1,0 +1,2 @@
+ALTER TABLE `sources` ADD `parent_session_id` text GENERATED ALWAYS AS (CASE WHEN substr(parent_session, -6) = '.jsonl' AND substr(parent_session, -43, 1) = '_' THEN substr(parent_session, -42, 36) END) VIRTUAL;--> statement-breakpoint
+CREATE INDEX `sources_parent_id` ON `sources` (`parent_session_id`);
