@@ -139,15 +139,19 @@ function verifySource(s: StoredSource, eventsOf: SqliteStatement<[number], Store
 	verifyEvents(s.path, bytes, expected, eventsOf.all(s.id), states, add);
 }
 
-/** The whole file, or undefined after reporting it unreadable or gone. */
+/** The whole file, or undefined after reporting it gone (no such path) or unreadable (anything else). */
 function readSourceFile(s: StoredSource, add: AddDifference): Buffer | undefined {
 	try {
-		if (!statSync(s.path).isFile()) throw new Error("not a file");
+		if (!statSync(s.path).isFile()) {
+			add({ path: s.path, kind: "unreadable", detail: "no longer a regular file" });
+			return undefined;
+		}
 		return readFileSync(s.path);
 	} catch (err) {
 		const code = (err as { code?: string }).code;
-		if (code === "EACCES" || code === "EPERM") add({ path: s.path, kind: "unreadable", detail: "file cannot be read" });
-		else add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
+		if (code === "ENOENT" || code === "ENOTDIR") {
+			add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
+		} else add({ path: s.path, kind: "unreadable", detail: `file cannot be read (${code ?? String(err)})` });
 		return undefined;
 	}
 }

@@ -162,7 +162,21 @@ describe("read and trace", () => {
 			["after", "1c165423"],
 			["after", "ca92c2d6"],
 		]);
-		expect(r).toMatchObject({ order: "branch", forks: [], coverage: { partial: false } });
+		expect(r).toMatchObject({ order: "branch", coverage: { partial: false } });
+		// The fixtures' `/fork` of this session names it by a path on another machine: found by the session id in that
+		// file name, its continuation is a fork receipt here.
+		const BRANCHED = "01a236bd-dcdd-7461-8f45-9c840ed959e6";
+		expect(r.forks).toEqual([
+			{
+				kind: "session-fork",
+				at: { sessionId: RICH, entryId: "84051c10" },
+				candidates: [
+					{ sessionId: RICH, entryId: "1c165423" },
+					{ sessionId: BRANCHED, entryId: "d53341f2" },
+				],
+				chosen: { sessionId: RICH, entryId: "1c165423" },
+			},
+		]);
 		expect(human.code).toBe(0);
 		expect(human.stdout).toContain("event 84051c10  message assistant event_search");
 		expect(human.stdout).toContain("[84051c10#0] tool_call event_search");

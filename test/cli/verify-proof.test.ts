@@ -92,4 +92,15 @@ describe("verify", () => {
 		expect(kinds(extraFile)).toContain("event-extra");
 		expect(kinds(errs)).toEqual([]);
 	});
+
+	it("regression: a file that is no longer a regular file is unreadable, not gone; a deleted one is gone", async () => {
+		const [dirInPlace, deleted] = files.filter((f) => !f.endsWith("errs.jsonl")) as [string, string];
+		rmSync(dirInPlace);
+		mkdirSync(dirInPlace);
+		rmSync(deleted);
+		const report = json<VerifyJson>(await run("verify", "--json"));
+		const about = (path: string) => report.differences.filter((d) => d.path === path);
+		expect(about(dirInPlace).map((d) => `${d.kind}: ${d.detail}`)).toEqual(["unreadable: no longer a regular file"]);
+		expect(about(deleted).map((d) => d.kind)).toEqual(["file-gone"]);
+	});
 });
