@@ -3,6 +3,7 @@
  * next state out. Feeding a file in any chunk split gives the same entries and receipts as feeding it whole.
  * The rules (what is skipped, how v1 ids are derived) are written down in docs/data-model.md, "Parser".
  */
+import type { PiHeaderLine } from "./pi-lines.js";
 import { SKIP_REASONS, type SkipReason } from "./skip-reasons.js";
 import type { ParseChunkResult, ParsedEntry, ParseOptions, ParseState, SessionHeader, SkipReceipt } from "./types.js";
 
@@ -232,7 +233,7 @@ class ChunkRun {
 	/** The first JSON value of the file must be the header, as in Pi's `loadEntriesFromFile`. */
 	private firstValue(value: unknown, byteStart: number, byteEnd: number): void {
 		const st = this.state;
-		const raw = value as Record<string, unknown> | null;
+		const raw = value as PiHeaderLine | null;
 		if (
 			typeof value !== "object" ||
 			raw === null ||

@@ -3,6 +3,7 @@
  * Pure. Assistant reasoning (thinking blocks) and image data are never read into a fragment or attribute.
  */
 import type { SemanticKind } from "../contract.js";
+import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole } from "../parse/pi-lines.js";
 import type { ParsedEntry } from "../parse/types.js";
 import { codePointLength } from "../text/code-points.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
@@ -11,8 +12,11 @@ import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 
 type Attributes = ProjectedEvent["attributes"];
 
+/** Entry types whose entry names another entry. */
+type LinkingType = "compaction" | "branch_summary" | "label";
+
 /** The field that names another entry: compaction → first kept entry, branch summary → the old leaf, label → target. */
-const LINK_FIELDS: Readonly<Record<string, string>> = {
+const LINK_FIELDS: { readonly [K in LinkingType]: keyof PiEntryLine<K> } = {
 	compaction: "firstKeptEntryId",
 	branch_summary: "fromId",
 	label: "targetId",
@@ -20,7 +24,7 @@ const LINK_FIELDS: Readonly<Record<string, string>> = {
 
 /** The id an entry links to (`ProjectedEvent.linkId`), if its type has a link and the field is a string. */
 export function linkIdOf(entry: Pick<ParsedEntry, "type" | "raw">): string | undefined {
-	const field = LINK_FIELDS[entry.type];
+	const field = Object.hasOwn(LINK_FIELDS, entry.type) ? LINK_FIELDS[entry.type as LinkingType] : undefined;
 	const value = field === undefined ? undefined : entry.raw[field];
 	return typeof value === "string" ? value : undefined;
 }
@@ -43,57 +47,71 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 	};
 	const linkId = linkIdOf(entry);
 	if (linkId !== undefined) event.linkId = linkId;
-	const raw = entry.raw;
 	const b = new EventBuilder(event);
 	switch (entry.type) {
 		case "message":
-			projectMessage(b, raw.message);
+			projectMessage(b, lineOf(entry, "message").message);
 			break;
-		case "compaction":
-			b.fragment("compaction_summary", raw.summary);
-			b.attr("tokensBefore", raw.tokensBefore);
-			b.attr("fromHook", raw.fromHook);
-			b.files(pathsFromSummaryDetails(raw.details));
+		case "compaction": {
+			const r = lineOf(entry, "compaction");
+			b.fragment("compaction_summary", r.summary);
+			b.attr("tokensBefore", r.tokensBefore);
+			b.attr("fromHook", r.fromHook);
+			b.files(pathsFromSummaryDetails(r.details));
 			break;
-		case "branch_summary":
-			b.fragment("branch_summary", raw.summary);
-			b.attr("fromHook", raw.fromHook);
-			b.files(pathsFromSummaryDetails(raw.details));
+		}
+		case "branch_summary": {
+			const r = lineOf(entry, "branch_summary");
+			b.fragment("branch_summary", r.summary);
+			b.attr("fromHook", r.fromHook);
+			b.files(pathsFromSummaryDetails(r.details));
 			break;
-		case "custom_message":
-			b.fragment("custom_message", contentText(raw.content));
-			b.attr("customType", raw.customType);
-			b.attr("display", raw.display);
+		}
+		case "custom_message": {
+			const r = lineOf(entry, "custom_message");
+			b.fragment("custom_message", contentText(r.content));
+			b.attr("customType", r.customType);
+			b.attr("display", r.display);
 			break;
+		}
 		case "custom":
 			// Extension state, never in the model's context: metadata only, its data is not searchable.
-			b.attr("customType", raw.customType);
+			b.attr("customType", lineOf(entry, "custom").customType);
 			break;
 		case "label": {
-			const label = typeof raw.label === "string" ? raw.label : "";
+			const raw = lineOf(entry, "label").label;
+			const label = typeof raw === "string" ? raw : "";
 			b.fragment("label", label);
 			b.attr("label", label);
 			break;
 		}
 		case "session_info": {
 			// As Pi's session list: the name trimmed, empty or missing clears it.
-			const name = typeof raw.name === "string" ? raw.name.trim() : "";
+			const raw = lineOf(entry, "session_info").name;
+			const name = typeof raw === "string" ? raw.trim() : "";
 			b.fragment("session_name", name);
 			event.sessionName = name;
 			break;
 		}
-		case "model_change":
-			b.attr("provider", raw.provider);
-			b.attr("modelId", raw.modelId);
+		case "model_change": {
+			const r = lineOf(entry, "model_change");
+			b.attr("provider", r.provider);
+			b.attr("modelId", r.modelId);
 			break;
+		}
 		case "thinking_level_change":
-			b.attr("thinkingLevel", raw.thinkingLevel);
+			b.attr("thinkingLevel", lineOf(entry, "thinking_level_change").thinkingLevel);
 			break;
 		default:
 			// Unknown (future) entry types stay events without fragments.
 			break;
 	}
 	return event;
+}
+
+/** The entry's line read as Pi's entry of `type` (the caller has matched `entry.type`; values are still unchecked). */
+function lineOf<K extends PiEntryType>(entry: ParsedEntry, _type: K): PiEntryLine<K> {
+	return entry.raw as PiEntryLine<K>;
 }
 
 function projectMessage(b: EventBuilder, message: unknown): void {
@@ -104,38 +122,42 @@ function projectMessage(b: EventBuilder, message: unknown): void {
 	if (role) event.role = role === "hookMessage" ? "custom" : role;
 	switch (role) {
 		case "user":
-			b.fragment("user_text", contentText(message.content));
+			b.fragment("user_text", contentText(messageOf(message, "user").content));
 			break;
 		case "assistant":
-			projectAssistant(b, message);
+			projectAssistant(b, messageOf(message, "assistant"));
 			break;
 		case "toolResult": {
-			const toolName = typeof message.toolName === "string" ? message.toolName : undefined;
-			const toolCallId = typeof message.toolCallId === "string" ? message.toolCallId : undefined;
+			const m = messageOf(message, "toolResult");
+			const toolName = typeof m.toolName === "string" ? m.toolName : undefined;
+			const toolCallId = typeof m.toolCallId === "string" ? m.toolCallId : undefined;
 			if (toolName !== undefined) event.toolName = toolName;
 			if (toolCallId !== undefined) event.toolCallId = toolCallId;
-			event.isError = message.isError === true;
+			event.isError = m.isError === true;
 			// The result's tool and call id are its event's: stored once, on the event row (read back by fragments.ts).
-			b.fragment("tool_result", contentText(message.content));
+			b.fragment("tool_result", contentText(m.content));
 			break;
 		}
 		case "bashExecution": {
-			b.fragment("bash_command", message.command);
-			b.fragment("bash_output", message.output);
-			const exitCode = typeof message.exitCode === "number" ? message.exitCode : null;
-			event.isError = (exitCode !== null && exitCode !== 0) || message.cancelled === true;
+			const m = messageOf(message, "bashExecution");
+			b.fragment("bash_command", m.command);
+			b.fragment("bash_output", m.output);
+			const exitCode = typeof m.exitCode === "number" ? m.exitCode : null;
+			event.isError = (exitCode !== null && exitCode !== 0) || m.cancelled === true;
 			event.attributes.exitCode = exitCode;
-			b.attr("cancelled", message.cancelled);
-			b.attr("truncated", message.truncated);
-			if (message.excludeFromContext === true) event.attributes.excludeFromContext = true;
+			b.attr("cancelled", m.cancelled);
+			b.attr("truncated", m.truncated);
+			if (m.excludeFromContext === true) event.attributes.excludeFromContext = true;
 			break;
 		}
 		case "custom":
-		case "hookMessage":
-			b.fragment("custom_message", contentText(message.content));
-			b.attr("customType", message.customType);
-			b.attr("display", message.display);
+		case "hookMessage": {
+			const m = messageOf(message, "custom");
+			b.fragment("custom_message", contentText(m.content));
+			b.attr("customType", m.customType);
+			b.attr("display", m.display);
 			break;
+		}
 		default:
 			// An unknown role with text content is still someone's message: keep its text searchable.
 			b.fragment("custom_message", contentText(message.content));
@@ -143,15 +165,21 @@ function projectMessage(b: EventBuilder, message: unknown): void {
 	}
 }
 
-function projectAssistant(b: EventBuilder, message: Record<string, unknown>): void {
+/** The message read as Pi's message of `role` (the caller has matched its role; values are still unchecked). */
+function messageOf<R extends PiRole>(message: Record<string, unknown>, _role: R): PiMessageLine<R> {
+	return message as PiMessageLine<R>;
+}
+
+function projectAssistant(b: EventBuilder, message: PiMessageLine<"assistant">): void {
 	const event = b.event;
 	// One fragment per text block and per tool call, in content order; thinking and anything else is skipped.
 	if (Array.isArray(message.content)) {
-		for (const block of message.content) {
-			if (!isRecord(block)) continue;
-			if (block.type === "text") {
-				b.fragment("assistant_text", block.text);
-			} else if (block.type === "toolCall") {
+		for (const item of message.content as unknown[]) {
+			if (!isRecord(item)) continue;
+			if (item.type === "text") {
+				b.fragment("assistant_text", (item as PiAssistantBlock<"text">).text);
+			} else if (item.type === "toolCall") {
+				const block = item as PiAssistantBlock<"toolCall">;
 				const name = typeof block.name === "string" ? block.name : "";
 				const callId = typeof block.id === "string" ? block.id : undefined;
 				b.fragment("tool_call", renderToolCall(name, block.arguments), name || undefined, callId);
