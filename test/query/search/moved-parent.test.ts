@@ -89,9 +89,10 @@ describe("a fork whose parent moved", () => {
 				.prepare(`EXPLAIN QUERY PLAN ${sql}`)
 				.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => "x"))
 				.map((row) => (row as { detail: string }).detail);
-			expect(plan.filter((step) => /^SCAN s\b/.test(step) && !/USING (COVERING )?INDEX/.test(step)), sql).toEqual(
-				[],
-			);
+			expect(
+				plan.filter((step) => /^SCAN s\b/.test(step) && !/USING (COVERING )?INDEX/.test(step)),
+				sql,
+			).toEqual([]);
 		}
 	});
 });
