@@ -192,8 +192,8 @@ class PassWriter {
 	static async open(db: SqliteDb, options: CatchUpOptions, pass: PassPlan): Promise<PassWriter> {
 		const between = options.between ?? yieldToLoop;
 		const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
-		// A bulk pass with files to index lets FTS5 segments pile up and merges them once at the end (close, fts-merge.ts).
-		if (group && pass.work.length > 0) setMergeSettings(db, BULK_MERGE);
+		// A bulk pass lets FTS5 segments pile up and merges them once at the end (close, fts-merge.ts).
+		if (group) setMergeSettings(db, BULK_MERGE);
 		// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
 		// next group opens before the next batch (batches inside a group run in its transaction).
 		const pause = group
@@ -270,9 +270,7 @@ class PassWriter {
 		this.group?.commit();
 		const prefetched = this.prefetch?.stats.bytes ?? 0;
 		await this.prefetch?.close();
-		if (this.group && this.pass.work.length > 0) {
-			await settleMerges(this.db, this.options.between ?? yieldToLoop, this.options.shouldStop);
-		}
+		if (this.group) await settleMerges(this.db, this.options.between ?? yieldToLoop, this.options.shouldStop);
 		return prefetched;
 	}
 }
