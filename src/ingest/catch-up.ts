@@ -4,7 +4,6 @@
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
 import type { SqliteDb } from "../store/db.js";
-import { BULK_MERGE, setMergeSettings, settleMerges } from "../store/fts-merge.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
@@ -179,7 +178,6 @@ function addSync(progress: CatchUpResult, path: string, r: SyncResult): void {
 /** The writing side of a pass: its group commits, its syncer, its prefetch thread. */
 class PassWriter {
 	private constructor(
-		private readonly db: SqliteDb,
 		private readonly options: CatchUpOptions,
 		private readonly pass: PassPlan,
 		private readonly group: GroupCommit | undefined,
@@ -192,8 +190,6 @@ class PassWriter {
 	static async open(db: SqliteDb, options: CatchUpOptions, pass: PassPlan): Promise<PassWriter> {
 		const between = options.between ?? yieldToLoop;
 		const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
-		// A bulk pass lets FTS5 segments pile up and merges them once at the end (close, fts-merge.ts).
-		if (group) setMergeSettings(db, BULK_MERGE);
 		// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
 		// next group opens before the next batch (batches inside a group run in its transaction).
 		const pause = group
@@ -214,7 +210,7 @@ class PassWriter {
 			between: pause,
 			shouldStop: options.shouldStop,
 		});
-		return new PassWriter(db, options, pass, group, syncer, prefetch, pause);
+		return new PassWriter(options, pass, group, syncer, prefetch, pause);
 	}
 
 	/** Syncs one file of the pass (`file` when discovery found it: a new one may get its tree states planned first). */
@@ -261,16 +257,12 @@ class PassWriter {
 		}
 	}
 
-	/**
-	 * Commits the open group, stops the prefetch thread and, after a bulk pass, settles FTS5's merges; returns the
-	 * input bytes the thread prepared.
-	 */
+	/** Commits the open group and stops the prefetch thread; returns the input bytes the thread prepared. */
 	async close(): Promise<number> {
 		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
 		this.group?.commit();
 		const prefetched = this.prefetch?.stats.bytes ?? 0;
 		await this.prefetch?.close();
-		if (this.group) await settleMerges(this.db, this.options.between ?? yieldToLoop, this.options.shouldStop);
 		return prefetched;
 	}
 }

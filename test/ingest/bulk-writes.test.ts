@@ -144,41 +144,6 @@ describe("bulk writes", () => {
 		expect(differences.filter((d) => d.path !== broken)).toEqual([]);
 	});
 
-	it("a bulk pass merges FTS5 segments lazily, then settles them and restores FTS5's defaults", async () => {
-		const { root, sessions } = dirs();
-		await initFingerprints();
-		const gen = await createGeneration(root);
-		cleanups.unshift(() => gen.db.close());
-		const db = gen.db;
-		writeSessions(sessions, 40, 3);
-		const config = () =>
-			Object.fromEntries(
-				(
-					db.prepare("SELECT k, v FROM fragments_fts_config WHERE k LIKE '%merge'").all() as Array<{
-						k: string;
-						v: number;
-					}>
-				).map((r) => [r.k, r.v]),
-			);
-		// Segments: each commit of the pass flushes one; FTS5's data rows carry their segment id above bit 37.
-		const segments = () =>
-			(db.prepare("SELECT count(DISTINCT id >> 37) AS n FROM fragments_fts_data WHERE id > 10").get() as { n: number })
-				.n;
-		let most = 0;
-		let settings: Record<string, number> = {};
-		const between = async () => {
-			most = Math.max(most, segments());
-			settings = config();
-		};
-		// groupMs 0: a commit (one new segment) per file, so the pass leaves dozens unless they are merged.
-		await catchUp(db, { roots: [{ path: sessions, subfolders: false }], groupMs: 0, between });
-		expect(settings).toEqual({ automerge: 4, crisismerge: 16 }); // seen last while settling
-		expect(most).toBeGreaterThan(8); // piled up during the pass (FTS5's default would have merged at 4)
-		expect(segments()).toBeLessThanOrEqual(3);
-		expect(config()).toEqual({ automerge: 4, crisismerge: 16 });
-		expect(verifyIndex(db, [{ path: sessions, subfolders: false }]).differences).toEqual([]);
-	});
-
 	it("a group is due after its budget or at once when a writer is waiting, and commits its rows", async () => {
 		const { root } = dirs();
 		const gen = await createGeneration(root);
