@@ -178,14 +178,27 @@ function booleanOf(c: FileCheck, key: string, value: unknown): boolean | undefin
 	return undefined;
 }
 
-/** The `authorization` object: its valid keys. */
-function authorizationOf(c: FileCheck, auth: unknown): EventIndexConfigFile["authorization"] {
-	if (!isPlainObject(auth)) {
-		c.problem("authorization", `should be an object { extraRoots?, allRoots? }, got ${describe(auth)}; ignored`);
+/** `value` as the object of section `name`, its unknown keys reported; undefined (with a problem) when not an object. */
+function sectionOf(
+	c: FileCheck,
+	name: string,
+	value: unknown,
+	known: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+	if (!isPlainObject(value)) {
+		const shape = [...known].map((k) => `${k}?`).join(", ");
+		c.problem(name, `should be an object { ${shape} }, got ${describe(value)}; ignored`);
 		return undefined;
 	}
+	unknownKeys(c, value, `${name}.`, known, [...known]);
+	return value;
+}
+
+/** The `authorization` object: its valid keys. */
+function authorizationOf(c: FileCheck, value: unknown): EventIndexConfigFile["authorization"] {
+	const auth = sectionOf(c, "authorization", value, AUTHORIZATION_KEYS);
+	if (!auth) return undefined;
 	const out: NonNullable<EventIndexConfigFile["authorization"]> = {};
-	unknownKeys(c, auth, "authorization.", AUTHORIZATION_KEYS, [...AUTHORIZATION_KEYS]);
 	if (auth.extraRoots !== undefined) {
 		const extra = pathList(c, "authorization.extraRoots", auth.extraRoots);
 		if (extra) out.extraRoots = extra;
@@ -224,13 +237,10 @@ function budgetsOf(c: FileCheck, budgets: unknown): Partial<Budgets> | undefined
 }
 
 /** The `catchUp` object: its valid keys. */
-function catchUpOf(c: FileCheck, catchUp: unknown): EventIndexConfigFile["catchUp"] {
-	if (!isPlainObject(catchUp)) {
-		c.problem("catchUp", `should be an object { enabled?, threads? }, got ${describe(catchUp)}; ignored`);
-		return undefined;
-	}
+function catchUpOf(c: FileCheck, value: unknown): EventIndexConfigFile["catchUp"] {
+	const catchUp = sectionOf(c, "catchUp", value, CATCH_UP_KEYS);
+	if (!catchUp) return undefined;
 	const out: NonNullable<EventIndexConfigFile["catchUp"]> = {};
-	unknownKeys(c, catchUp, "catchUp.", CATCH_UP_KEYS, [...CATCH_UP_KEYS]);
 	if (catchUp.enabled !== undefined) {
 		const enabled = booleanOf(c, "catchUp.enabled", catchUp.enabled);
 		if (enabled !== undefined) out.enabled = enabled;

@@ -29,6 +29,19 @@ function write(file: string, value: unknown): void {
 }
 
 describe("loadConfig", () => {
+	it("names the keys a section takes when it is not an object, and each key it does not know", () => {
+		const { config, problems } = validateConfigFile(
+			{ authorization: "all", catchUp: { enabled: true, thread: 2 } },
+			"f.json",
+			"/",
+		);
+		expect(problems).toEqual([
+			'f.json: "authorization" should be an object { extraRoots?, allRoots? }, got the string "all"; ignored',
+			'f.json: "catchUp.thread" is not a known key (known: enabled, threads); ignored',
+		]);
+		expect(config).toEqual({ catchUp: { enabled: true } });
+	});
+
 	it("fills every field with defaults when no file exists", () => {
 		const { config, problems } = loadConfig({ cwd, agentDir, env: {} });
 		expect(problems).toEqual([]);
