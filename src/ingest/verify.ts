@@ -231,15 +231,26 @@ function rowDifference(e: ProjectedEvent, got: StoredEvent): Omit<Difference, "p
 	return undefined;
 }
 
-/** Reports when the fragment and FTS row counts disagree. */
+/**
+ * Reports fragments without their FTS row and FTS rows without a fragment, id by id (equal counts can hide both).
+ * A contentless FTS5 table keeps one `fragments_fts_docsize` row per document it indexes.
+ */
 function verifyFtsRows(db: SqliteDb, add: AddDifference): void {
-	const fts = db
-		.prepare("SELECT (SELECT count(*) FROM fragments) AS f, (SELECT count(*) FROM fragments_fts) AS t")
-		.get() as {
-		f: number;
-		t: number;
-	};
-	if (fts.f !== fts.t) add({ path: "", kind: "fts-differs", detail: `${fts.f} fragments but ${fts.t} FTS rows` });
+	const { missing, stray } = db
+		.prepare(
+			`SELECT (SELECT count(*) FROM fragments f WHERE NOT EXISTS (SELECT 1 FROM fragments_fts_docsize d WHERE d.id = f.id))
+					AS missing,
+				(SELECT count(*) FROM fragments_fts_docsize d WHERE NOT EXISTS (SELECT 1 FROM fragments f WHERE f.id = d.id))
+					AS stray`,
+		)
+		.get() as { missing: number; stray: number };
+	if (missing === 0 && stray === 0) return;
+	const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+	add({
+		path: "",
+		kind: "fts-differs",
+		detail: `${counted(missing, "fragment without its FTS row", "fragments without their FTS rows")}, ${counted(stray, "FTS row without a fragment", "FTS rows without a fragment")}`,
+	});
 }
 
 /** Header identity (id, cwd, version, timestamp, parent) and session name: index vs file. */
