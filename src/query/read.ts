@@ -213,24 +213,19 @@ function readPlan(req: EventReadRequest, budgets: Budgets): ReadPlan {
 	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
 	const before = neighbourCount("before", req.before, budgets.defaultNeighbors, budgets.maxNeighbors);
 	const after = neighbourCount("after", req.after, budgets.defaultNeighbors, budgets.maxNeighbors);
-	checkOffset(req);
-	const targetOrd =
-		req.matchingFragmentId !== undefined && req.matchingFragmentId !== null
-			? parseFragmentId(String(req.matchingFragmentId), ids.entryId)
-			: undefined;
+	const targetsFragment = req.matchingFragmentId !== undefined && req.matchingFragmentId !== null;
+	checkOffset(req.offset, targetsFragment);
+	const targetOrd = targetsFragment ? parseFragmentId(String(req.matchingFragmentId), ids.entryId) : undefined;
 	return { ids, order, before, after, targetOrd };
 }
 
-/** Checks `offset`: a non-negative integer, given only with `matchingFragmentId`. */
-function checkOffset(req: EventReadRequest): void {
-	if (req.offset !== undefined && req.offset !== null) {
-		if (typeof req.offset !== "number" || !Number.isInteger(req.offset) || req.offset < 0) {
-			throw invalidField("offset", "must be a non-negative integer (code points).");
-		}
-		if (req.matchingFragmentId === undefined || req.matchingFragmentId === null) {
-			throw invalidField("offset", 'needs "matchingFragmentId".');
-		}
+/** Checks `offset`: a non-negative integer, given only with a `matchingFragmentId` (`targetsFragment`). */
+function checkOffset(offset: EventReadRequest["offset"], targetsFragment: boolean): void {
+	if (offset === undefined || offset === null) return;
+	if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
+		throw invalidField("offset", "must be a non-negative integer (code points).");
 	}
+	if (!targetsFragment) throw invalidField("offset", 'needs "matchingFragmentId".');
 }
 
 /** Reads the target's fragments: one window of the targeted fragment, else bounded previews of the first ones. */
