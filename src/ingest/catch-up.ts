@@ -12,6 +12,7 @@ import { Prefetch } from "./prefetch.js";
 import { readLimits } from "./read-batch.js";
 import { planTreeStates, type StatePlan } from "./state-plan.js";
 import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
+import { passDictionary } from "./text-sample.js";
 
 /** Progress of one catch-up pass, reported after every file. */
 export interface CatchUpProgress {
@@ -188,6 +189,9 @@ class PassWriter {
 	) {}
 
 	static async open(db: SqliteDb, options: CatchUpOptions, pass: PassPlan): Promise<PassWriter> {
+		const fresh = pass.work.filter((f) => !pass.stored.has(f.path));
+		// Before any row: every text of the pass is packed against the generation's dictionary, in both threads.
+		const dictionary = passDictionary(db, fresh, readLimits(options.sync ?? {}));
 		const between = options.between ?? yieldToLoop;
 		const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
 		// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
@@ -200,10 +204,7 @@ class PassWriter {
 					group.enter();
 				}
 			: between;
-		const prefetch = await startPrefetch(
-			pass.work.filter((f) => !pass.stored.has(f.path)),
-			options,
-		);
+		const prefetch = await startPrefetch(fresh, options, dictionary);
 		const syncer = new SourceSyncer(db, {
 			...options.sync,
 			prepared: prefetch,
@@ -271,11 +272,13 @@ class PassWriter {
 async function startPrefetch(
 	fresh: ReadonlyArray<{ path: string; size: number }>,
 	options: CatchUpOptions,
+	dictionary: Uint8Array | undefined,
 ): Promise<Prefetch | undefined> {
 	const min = options.prefetchMinBytes;
 	if (min === undefined || fresh.length === 0 || fresh.reduce((n, f) => n + f.size, 0) < min) return undefined;
 	return Prefetch.start(
 		fresh.map((f) => f.path),
 		readLimits(options.sync ?? {}),
+		dictionary,
 	);
 }

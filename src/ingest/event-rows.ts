@@ -12,6 +12,7 @@ import { weightClass } from "../query/rank.js";
 import { isSharedAttributeSet } from "../store/attribute-sets.js";
 import { encodeCode, encodeNullableCode, encodeTimestamp, type StoredCode } from "../store/column-codes.js";
 import { encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import type { PreparedDictionary } from "../store/lz-dict.js";
 import { ownTags } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 
@@ -53,8 +54,8 @@ export type EventRow = [
 /** An event as the writer takes it: projected (its rows derived as it is inserted) or already a row. */
 export type IndexedEvent = ProjectedEvent | EventRow;
 
-/** The rows of a projected event. */
-export function eventRow(e: ProjectedEvent): EventRow {
+/** The rows of a projected event, its texts packed against `dictionary` (the generation's, text-dictionary.ts). */
+export function eventRow(e: ProjectedEvent, dictionary?: PreparedDictionary): EventRow {
 	const fragments = e.fragments.map((f): FragmentRow => {
 		const toolName = f.toolName ?? null;
 		const own = ownTags({
@@ -68,7 +69,7 @@ export function eventRow(e: ProjectedEvent): EventRow {
 			weightClass(f.kind, f.charCount),
 			f.ord,
 			encodeCode("kind", f.kind),
-			encodeFragmentText(f.text),
+			encodeFragmentText(f.text, dictionary),
 			f.charCount,
 			toolName,
 			f.toolCallId ?? null,
@@ -97,9 +98,9 @@ export function eventRow(e: ProjectedEvent): EventRow {
 	];
 }
 
-/** The row of an event of either form. */
-export function rowOf(e: IndexedEvent): EventRow {
-	return Array.isArray(e) ? e : eventRow(e);
+/** The row of an event of either form (a prepared row was packed against the dictionary its thread was given). */
+export function rowOf(e: IndexedEvent, dictionary?: PreparedDictionary): EventRow {
+	return Array.isArray(e) ? e : eventRow(e, dictionary);
 }
 
 /** The facts of an event's tree node and leaf, from either form. */

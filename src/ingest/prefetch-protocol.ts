@@ -24,6 +24,8 @@ export interface PrefetchData {
 	control: Int32Array;
 	/** How the writer reads (read-batch.ts): the thread parses and plans the same way. */
 	read: ReadLimits;
+	/** The generation's text dictionary (store/text-dictionary.ts), which the writer's own rows are packed against too. */
+	dictionary?: Uint8Array;
 }
 
 /** Slots of the control array (Int32Array over a SharedArrayBuffer). */

@@ -1,12 +1,13 @@
 /**
  * The prefetch thread of a bulk pass: reads, parses and projects the pass's new files, and derives their fragments'
- * stored texts and FTS bodies, at most PREFETCH_AHEAD_BYTES ahead of the writing thread (prefetch.ts). A line of
+ * stored texts (packed against the generation's dictionary) and FTS bodies, at most PREFETCH_AHEAD_BYTES ahead of the writing thread (prefetch.ts). A line of
  * HUGE_LINE_BYTES or more ends a file's chunks: the writer reads the rest itself, as it always did, so such a line
  * is never held by two threads at once.
  */
 import { closeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { initialParseState } from "../parse/parse-chunk.js";
+import { prepareDictionary } from "../store/lz-dict.js";
 import { chunkReader } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";
 import { initFingerprints } from "./fingerprint.js";
@@ -20,7 +21,8 @@ import {
 import { HUGE_LINE_BYTES, prepareChunk, readChunk } from "./read-batch.js";
 import { planTreeStates } from "./state-plan.js";
 
-const { files, port, control, read } = workerData as PrefetchData;
+const { files, port, control, read, dictionary } = workerData as PrefetchData;
+const packing = dictionary === undefined ? undefined : prepareDictionary(dictionary);
 
 const stopped = () => Atomics.load(control, CONTROL.stop) === 1;
 
@@ -64,7 +66,7 @@ function prepareFile(index: number): void {
 			const before = reader.bytesRead;
 			const step = readChunk(reader, pending, state, read.maxLineBytes, HUGE_LINE_BYTES);
 			if (!step || step === "too-long") return;
-			const chunk = prepareChunk(step, state.byteOffset, reader.bytesRead - before);
+			const chunk = prepareChunk(step, state.byteOffset, reader.bytesRead - before, packing);
 			Atomics.add(control, CONTROL.ahead, chunk.bytesRead);
 			post({ kind: "chunk", index, chunk });
 			state = step.state;

@@ -1,7 +1,7 @@
 /**
  * The writing thread's side of a bulk pass's prefetch: starts the prefetch thread (prefetch-worker.ts) over the
  * pass's new files and hands its prepared chunks to `readBatch` (read-batch.ts) in order. Parsing, projecting, line
- * hashes, tree-state plans, brotli and FTS bodies then run beside the writer instead of before each insert.
+ * hashes, tree-state plans, packed texts and FTS bodies then run beside the writer instead of before each insert.
  *
  * Nothing here can change what is indexed: a chunk is used only for the file it was read from, with the same
  * identity, size and modification time the writer sees, and only at the offset the writer's parse state is at.
@@ -68,13 +68,17 @@ export class Prefetch implements PreparedChunks {
 	}
 
 	/**
-	 * Starts the thread over `files` (the pass's new files, in the order the writer will sync them) and waits for it to
-	 * load; undefined when it cannot start or load within PREFETCH_STALL_MS (the writer then reads for itself).
+	 * Starts the thread over `files` (the pass's new files, in the order the writer will sync them), packing texts
+	 * against the generation's `dictionary`, and waits for it to load; undefined when it cannot start or load within PREFETCH_STALL_MS (the writer then reads for itself).
 	 */
-	static async start(files: readonly string[], read: PrefetchData["read"]): Promise<Prefetch | undefined> {
+	static async start(
+		files: readonly string[],
+		read: PrefetchData["read"],
+		dictionary?: Uint8Array,
+	): Promise<Prefetch | undefined> {
 		const { port1, port2 } = new MessageChannel();
 		const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-		const data: PrefetchData = { entry: "prefetch-worker", files: [...files], port: port2, control, read };
+		const data: PrefetchData = { entry: "prefetch-worker", files: [...files], port: port2, control, read, dictionary };
 		let worker: Worker;
 		try {
 			worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {

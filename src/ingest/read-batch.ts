@@ -8,6 +8,7 @@ import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
+import type { PreparedDictionary } from "../store/lz-dict.js";
 import { CHUNK_BYTES, type ChunkReader, chunkReader, nextParseBuffer } from "./chunk-reader.js";
 import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
 import type { FileFacts } from "./file-facts.js";
@@ -119,14 +120,14 @@ export function readChunk(
 }
 
 /** A chunk step with its events' rows derived, ready to cross to the writing thread. */
-export function prepareChunk(step: ChunkStep, start: number, bytesRead: number) {
+export function prepareChunk(step: ChunkStep, start: number, bytesRead: number, dictionary?: PreparedDictionary) {
 	const hashes = new Uint8Array(step.events.length * LINE_HASH_BYTES);
 	step.events.forEach((e, i) => {
 		hashes.set(step.hashes.get(e.seq) as Uint8Array, i * LINE_HASH_BYTES);
 	});
 	return {
 		start,
-		events: step.events.map(eventRow),
+		events: step.events.map((e) => eventRow(e, dictionary)),
 		receipts: step.receipts,
 		hashes,
 		sessionName: step.sessionName,

@@ -10,6 +10,7 @@ import { decodedSql, decodedTimestampSql, encodeCode } from "../store/column-cod
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import { type TextDictionaryCache, textDictionaryOf } from "../store/text-dictionary.js";
 import { fragmentTags, placedTags, sourceTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 import { type IndexedEvent, isRetrieval, rowOf } from "./event-rows.js";
@@ -70,10 +71,12 @@ export class SourceRows {
 	private readonly cwdOfSource;
 	private readonly idUse;
 	private readonly attributeSets;
+	private readonly dictionary: TextDictionaryCache;
 	private readonly updates = new Map<string, ReturnType<SqliteDb["prepare"]>>();
 
 	constructor(private readonly db: SqliteDb) {
 		this.attributeSets = new AttributeSetWriter(db);
+		this.dictionary = textDictionaryOf(db);
 		this.byPath = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE path = ?`);
 		this.byIdentity = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE dev = ? AND ino = ?`);
 		// No RETURNING: it makes the INSERT a statement transaction, and every statement savepoint flushes FTS5's
@@ -159,6 +162,7 @@ export class SourceRows {
 		let slot = (this.nextSlot.get() as { slot: number }).slot;
 		const attributes = this.attributeSets.batch();
 		const source = sourceTags(sourceId, cwd);
+		const dictionary = this.dictionary.forPacking();
 		for (const e of events) {
 			const [
 				seq,
@@ -178,7 +182,7 @@ export class SourceRows {
 				shared,
 				files,
 				fragments,
-			] = rowOf(e);
+			] = rowOf(e, dictionary);
 			const s = states(seq);
 			this.insertEvent.run(
 				sourceId,
@@ -222,7 +226,7 @@ export class SourceRows {
 		// the file (once per event: its fragments share the line).
 		let lineTexts: string[] | undefined;
 		for (const f of this.eventFragments.all(sourceId, seq) as FragmentForTags[]) {
-			const { text, whole } = wholeFragmentText(decodeFragmentText(f.text), f.charCount, () => {
+			const { text, whole } = wholeFragmentText(decodeFragmentText(f.text, this.dictionary), f.charCount, () => {
 				lineTexts ??= readFragmentTexts(f) ?? [];
 				return lineTexts[f.ord];
 			});

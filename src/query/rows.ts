@@ -8,6 +8,7 @@ import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { codeSql, decodedSql, decodedTimestampSql } from "../store/column-codes.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
+import { textDictionaryOf } from "../store/text-dictionary.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
 
@@ -157,7 +158,7 @@ export function currentLabel(db: QueryDb, sourceId: number, entryId: string): st
 	if (row === undefined) return undefined;
 	const attrs = parseAttributes(row.attributes);
 	const fromAttrs = typeof attrs.label === "string" ? attrs.label : undefined;
-	const label = (row.text === null ? undefined : decodeFragmentText(row.text)) ?? fromAttrs ?? "";
+	const label = (row.text === null ? undefined : decodeFragmentText(row.text, textDictionaryOf(db))) ?? fromAttrs ?? "";
 	return label.trim() === "" ? undefined : label;
 }
 

@@ -6,6 +6,7 @@
 import { decodedSql } from "../store/column-codes.js";
 import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import { textDictionaryOf } from "../store/text-dictionary.js";
 import { get, type QueryDb } from "./db.js";
 
 /** What a stored fragment row carries about its text. */
@@ -26,7 +27,11 @@ const LINE_SQL = `SELECT s.path AS path, e.byte_start AS byteStart, e.byte_end A
  * The whole text of a stored fragment, read from its session file when the index holds only its head (`head`: the
  * stored value already decoded, when the caller has it).
  */
-export function wholeText(db: QueryDb, row: StoredText, head = decodeFragmentText(row.text)): FragmentText {
+export function wholeText(
+	db: QueryDb,
+	row: StoredText,
+	head = decodeFragmentText(row.text, textDictionaryOf(db)),
+): FragmentText {
 	return wholeFragmentText(head, row.charCount, () => {
 		const line = get<EventLine & { ord: number }>(db, LINE_SQL, [row.id]);
 		return line === undefined ? undefined : readFragmentTexts(line)?.[line.ord];

@@ -6,6 +6,7 @@
  */
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { onBun } from "../runtime.js";
+import { PackedTextError } from "./lz-dict.js";
 import type * as schema from "./schema.js";
 
 /** Drizzle over the store schema, independent of the driver (both drivers are synchronous). */
@@ -179,11 +180,11 @@ export function isCorruptionError(err: unknown): boolean {
 
 /**
  * True for errors that mean the generation is damaged beyond what a query can work around: corruption (tables,
- * FTS blobs, a non-database file), or a table of our own migrated schema gone. The answer is always the same:
+ * FTS blobs, a packed text that cannot be unpacked, a non-database file), or a table of our own migrated schema gone. The answer is always the same:
  * move the generation aside and rebuild it from the session files.
  */
 export function isStoreDamage(err: unknown): boolean {
-	if (isCorruptionError(err)) return true;
+	if (isCorruptionError(err) || err instanceof PackedTextError) return true;
 	const code = sqliteErrorCode(err);
 	const message = err instanceof Error ? err.message : "";
 	return code !== undefined && /malformed|fts5: corruption|no such table/i.test(message);

@@ -19,8 +19,10 @@
  * code points instead of 2,000 (fragment-text.ts).
  * 7: no entry-type or role tags (the kind implies them: KIND_ORIGINS), one tag for the pair of tree states, and no
  * call-id indexes (migration 0010; traces walk the session).
+ * 8: stored texts packed against a dictionary sampled from the corpus (lz-dict.ts, text-dictionary.ts) instead of
+ * brotli for long texts only.
  */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

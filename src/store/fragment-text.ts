@@ -4,43 +4,30 @@
  * - only the first STORED_HEAD_CHARS code points of a fragment are kept in the index; the whole text of a longer one is
  *   read again from its session file when it is needed (src/store/event-line.ts, checked by the line's hash). The FTS
  *   body is written from the whole text, so every word stays searchable;
- * - a kept text of at least MIN_COMPRESS_BYTES is stored brotli-compressed (quality 1) as a BLOB; a shorter one, or one
- *   that would not shrink by COMPRESSION_GAIN, stays a plain TEXT value. The SQLite storage class is the flag
- *   (`typeof(text)`): TEXT = raw, BLOB = compressed. Search never decompresses.
+ * - a kept text of at least MIN_PACK_BYTES is stored packed (lz-dict.ts) as a BLOB whose first byte says against
+ *   what: PACKED_ALONE, or PACKED_WITH_DICTIONARY, the generation's text dictionary (text-dictionary.ts); a shorter
+ *   one, or one that would not shrink by PACK_GAIN, stays a plain TEXT value. The SQLite storage class is the flag
+ *   (`typeof(text)`): TEXT = raw, BLOB = packed. Search never unpacks.
  * Trade and numbers: docs/store.md, "Fragment text".
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { codePointLength, sliceCodePoints } from "../text/code-points.js";
+import { PackedTextError, type PreparedDictionary, pack, prepareDictionary, unpack } from "./lz-dict.js";
+import type { DictionaryLookup } from "./text-dictionary.js";
 
 /** A stored fragment text as either driver returns it: TEXT as a string, BLOB as bytes. */
 export type StoredFragmentText = string | Uint8Array;
 
-/**
- * Shorter texts are kept raw. Each compression call costs tens of µs whatever the size, and fragments under 512 B
- * are 80 % of all fragments but 12 % of the text (1 GB corpus); compressing from 256 B instead saved 3 % of the
- * index for about twice the calls.
- */
-export const MIN_COMPRESS_BYTES = 512;
+/** Shorter texts are kept raw: packing one saves a byte or two at best. */
+export const MIN_PACK_BYTES = 24;
 
-/** A compressed text is kept only if it is at most this share of the raw UTF-8 bytes. */
-export const COMPRESSION_GAIN = 0.85;
+/** A packed text is kept only if it is at most this share of the raw UTF-8 bytes. */
+export const PACK_GAIN = 0.9;
 
-/**
- * Brotli quality 1. Measured on fragments of the 1 GB corpus (≥ 256 B): ratio 0.35 (deflate level 1: 0.33, level
- * 6: 0.30) at about half deflate's cost per call; the sync zlib calls cost tens of µs each before any byte is
- * compressed, which is what dominates for the typical 1 KB fragment. The cold build compresses every fragment once.
- */
-function compress(raw: Buffer): Buffer {
-	return brotliCompressSync(raw, {
-		// Output buffers of the input's size, not zlib's 16 KiB each: a build makes a million of them, and V8 frees them
-		// only at its next collection (peak RSS of a cold build −10 MiB).
-		chunkSize: Math.max(MIN_CHUNK_BYTES, raw.length),
-		params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-	});
-}
+/** First byte of a packed value: packed against nothing (a generation without a dictionary yet) or its dictionary. */
+const PACKED_ALONE = 0;
+const PACKED_WITH_DICTIONARY = 1;
 
-/** zlib's smallest output chunk. */
-const MIN_CHUNK_BYTES = 64;
+const NO_DICTIONARY = prepareDictionary();
 
 const decoder = new TextDecoder("utf-8");
 
@@ -62,43 +49,48 @@ export function isWholeText(decoded: string, charCount: number): boolean {
 }
 
 /** The value to insert into `fragments.text` for a fragment whose whole text is `whole`. */
-export function encodeFragmentText(whole: string): StoredFragmentText {
+export function encodeFragmentText(whole: string, dictionary?: PreparedDictionary): StoredFragmentText {
 	const text = storedPart(whole);
 	// A UTF-16 unit is at most 3 UTF-8 bytes: a short string is kept without being encoded at all.
-	if (text.length * 3 < MIN_COMPRESS_BYTES) return text;
+	if (text.length * 3 < MIN_PACK_BYTES) return text;
 	const raw = Buffer.from(text, "utf8");
-	if (raw.length < MIN_COMPRESS_BYTES) return text;
-	const packed = compress(raw);
-	return packed.length <= raw.length * COMPRESSION_GAIN ? packed : text;
+	if (raw.length < MIN_PACK_BYTES) return text;
+	const packed = dictionary ? pack(raw, dictionary, PACKED_WITH_DICTIONARY) : pack(raw, NO_DICTIONARY, PACKED_ALONE);
+	return packed.length <= raw.length * PACK_GAIN ? packed : text;
 }
 
-/** The full text of a stored value. */
-export function decodeFragmentText(stored: StoredFragmentText): string {
+/** The full text of a stored value; `dictionary` is asked only for a value packed against it. */
+export function decodeFragmentText(stored: StoredFragmentText, dictionary: DictionaryLookup): string {
 	if (typeof stored === "string") return stored;
-	return decoder.decode(brotliDecompressSync(stored));
+	return decoder.decode(unpackStored(stored, dictionary));
 }
 
 /**
  * The first `maxChars` code points of a stored value (the whole text when it is shorter), as SQL `substr(text, 1,
- * maxChars)` gave: only a prefix of a long compressed text is decompressed (a brotli stream decodes from its start
- * as far as its bytes go).
+ * maxChars)` gave: a packed text is unpacked only as far as those need.
  */
-export function decodeFragmentPrefix(stored: StoredFragmentText, maxChars: number): string {
-	return sliceCodePoints(decodePrefixBytes(stored, maxChars), 0, maxChars);
+export function decodeFragmentPrefix(
+	stored: StoredFragmentText,
+	maxChars: number,
+	dictionary: DictionaryLookup,
+): string {
+	if (typeof stored === "string") return sliceCodePoints(stored, 0, maxChars);
+	// maxChars code points need at most 4 × maxChars UTF-8 bytes.
+	const limit = maxChars * 4;
+	const bytes = unpackStored(stored, dictionary, limit);
+	return sliceCodePoints(decoder.decode(bytes.subarray(0, completeUtf8Length(bytes, limit))), 0, maxChars);
 }
 
-/** At least `maxChars` code points from the start (or the whole text); a character cut at the end is dropped. */
-function decodePrefixBytes(stored: StoredFragmentText, maxChars: number): string {
-	if (typeof stored === "string") return stored;
-	// maxChars code points need at most 4 × maxChars UTF-8 bytes; a compressed text is smaller than its raw bytes,
-	// so as many compressed bytes usually suffice. Double until they do or the whole stream is read.
-	let take = Math.max(1024, maxChars * 4);
-	for (;;) {
-		if (take >= stored.length) return decodeFragmentText(stored);
-		const out = brotliDecompressSync(stored.subarray(0, take), { finishFlush: constants.BROTLI_OPERATION_FLUSH });
-		if (out.length >= maxChars * 4) return decoder.decode(out.subarray(0, completeUtf8Length(out, maxChars * 4)));
-		take *= 2;
-	}
+/** The UTF-8 bytes of a packed value, or at least its first `limit` bytes. Throws PackedTextError when damaged. */
+function unpackStored(stored: Uint8Array, dictionary: DictionaryLookup, limit?: number): Uint8Array {
+	const against = stored[0];
+	let dict: Uint8Array | undefined;
+	if (against === PACKED_ALONE) dict = NO_DICTIONARY.bytes;
+	else if (against === PACKED_WITH_DICTIONARY) {
+		dict = dictionary.get();
+		if (dict === undefined) throw new PackedTextError("packed against a dictionary the index does not have");
+	} else throw new PackedTextError(`unknown packing ${against}`);
+	return unpack(stored.subarray(1), dict, limit);
 }
 
 /** Length of the longest prefix of `bytes[0, limit)` that ends on a UTF-8 character boundary. */

@@ -12,6 +12,7 @@ import { verifyIndex } from "../../src/ingest/verify.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { searchEvents } from "../../src/query/search.js";
 import { decodeFragmentText, type StoredFragmentText, storedPart } from "../../src/store/fragment-text.js";
+import { textDictionaryOf } from "../../src/store/text-dictionary.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
@@ -145,7 +146,7 @@ describe("text the tokenizer meets in one piece", () => {
 		writeFileSync(path, f.header() + f.user("where did the build log go") + f.toolResult("c1", "bash", run));
 		const result = await syncer.sync(path);
 		expect(result.status).toBe("indexed");
-		expect(texts(path).map(decodeFragmentText)).toContain(storedPart(run));
+		expect(texts(path).map((t) => decodeFragmentText(t, textDictionaryOf(store.db)))).toContain(storedPart(run));
 		expect(hitsFrom(cwd, "独角兽标记")).toBe(1);
 		expect(hitsFrom(cwd, "テキスト")).toBe(1);
 		expect(hitsFrom(cwd, "build log")).toBe(1);

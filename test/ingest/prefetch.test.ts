@@ -16,6 +16,7 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import type { SqliteDb } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
+import { loadTextDictionary } from "../../src/store/text-dictionary.js";
 import { waitFor } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../store/temp-store.js";
@@ -121,6 +122,9 @@ describe("prefetch thread", () => {
 		// All but the huge line's file past that line (and the unfinished line) came from the thread.
 		expect(two.prefetchedBytes).toBeGreaterThan(total - 3 * HUGE_LINE_BYTES);
 		expect(dump(paired)).toEqual(dump(alone));
+		// Both passes sampled the same text dictionary first: the thread's rows and the writer's own are packed alike.
+		expect(loadTextDictionary(paired)?.length).toBeGreaterThan(1_000);
+		expect(loadTextDictionary(paired)).toEqual(loadTextDictionary(alone));
 		expect(verifyIndex(paired, roots).differences).toEqual([]);
 	});
 

@@ -1,6 +1,7 @@
 /**
  * Stored fragment text (src/store/fragment-text.ts): what goes into `fragments.text` (the text, or the head of a long
- * one) comes back unchanged through a real SQLite file, short and incompressible texts stay TEXT, and reads,
+ * one) comes back unchanged through a real SQLite file, packed alone or against a dictionary, short and
+ * incompressible texts stay TEXT, and reads,
  * windows, snippets and prefixes give what the whole text gives, at code-point offsets across multi-byte characters,
  * the part past the stored head read from the session file.
  */
@@ -16,17 +17,19 @@ import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
 import { codeSql, decodedSql } from "../../src/store/column-codes.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import { isStoreDamage, type SqliteDb } from "../../src/store/db.js";
 import {
 	decodeFragmentPrefix,
 	decodeFragmentText,
 	encodeFragmentText,
-	MIN_COMPRESS_BYTES,
+	MIN_PACK_BYTES,
 	STORED_HEAD_CHARS,
 	type StoredFragmentText,
 	storedPart,
 } from "../../src/store/fragment-text.js";
 import { createGeneration } from "../../src/store/generations.js";
+import { type PreparedDictionary, prepareDictionary } from "../../src/store/lz-dict.js";
+import { trainTextDictionary } from "../../src/store/text-dictionary.js";
 import { sliceCodePoints } from "../../src/text/code-points.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "./temp-store.js";
@@ -40,8 +43,8 @@ const MIXED = "我们中文很好 日本語のテキスト 한국어 😀🎉 ca
 const TEXTS: Record<string, string> = {
 	empty: "",
 	short: "hello",
-	justBelow: "x".repeat(MIN_COMPRESS_BYTES - 1),
-	atThreshold: "y".repeat(MIN_COMPRESS_BYTES),
+	justBelow: "x".repeat(MIN_PACK_BYTES - 1),
+	atThreshold: "y".repeat(MIN_PACK_BYTES),
 	// 200 three-byte characters: 200 UTF-16 units, 600 UTF-8 bytes (over the threshold in bytes, not in units).
 	cjkBytesOverThreshold: "中".repeat(200),
 	log: LOG_LINE.repeat(2_000),
@@ -65,8 +68,19 @@ afterAll(() => {
 	dir.cleanup();
 });
 
-function roundTrip(text: string): { stored: StoredFragmentText; storageClass: string } {
-	const r = db.prepare("INSERT INTO t (text) VALUES (?)").run(encodeFragmentText(text));
+/** Packed alone (a generation without a dictionary) and against a dictionary sampled from texts like these. */
+const DICTIONARY = trainTextDictionary([LOG_LINE, MIXED, "x".repeat(100)]);
+const MODES: Array<[string, PreparedDictionary | undefined]> = [
+	["alone", undefined],
+	["with a dictionary", prepareDictionary(DICTIONARY)],
+];
+const lookup = { get: () => DICTIONARY };
+
+function roundTrip(
+	text: string,
+	dictionary?: PreparedDictionary,
+): { stored: StoredFragmentText; storageClass: string } {
+	const r = db.prepare("INSERT INTO t (text) VALUES (?)").run(encodeFragmentText(text, dictionary));
 	return db
 		.prepare("SELECT text AS stored, typeof(text) AS storageClass FROM t WHERE id = ?")
 		.get(r.lastInsertRowid) as {
@@ -75,38 +89,58 @@ function roundTrip(text: string): { stored: StoredFragmentText; storageClass: st
 	};
 }
 
-describe("fragment text storage", () => {
+describe.each(MODES)("fragment text storage, packed %s", (_mode, dictionary) => {
 	it.each(Object.keys(TEXTS))("round-trips %s through a real SQLite file (its first STORED_HEAD_CHARS)", (name) => {
 		const text = TEXTS[name] as string;
-		const { stored } = roundTrip(text);
+		const { stored } = roundTrip(text, dictionary);
 		const head = sliceCodePoints(text, 0, STORED_HEAD_CHARS);
 		expect(storedPart(text)).toBe(head);
-		expect(decodeFragmentText(stored)).toBe(head);
+		expect(decodeFragmentText(stored, lookup)).toBe(head);
 	});
 
-	it("keeps short texts as TEXT and compresses long ones to less than half", () => {
+	it("keeps short texts as TEXT and packs long ones to less than half", () => {
 		for (const name of ["empty", "short", "justBelow"]) {
-			expect(roundTrip(TEXTS[name] as string).storageClass, name).toBe("text");
+			expect(roundTrip(TEXTS[name] as string, dictionary).storageClass, name).toBe("text");
 		}
 		for (const name of ["atThreshold", "cjkBytesOverThreshold", "log", "mixed", "huge"]) {
 			const text = TEXTS[name] as string;
-			const { stored, storageClass } = roundTrip(text);
+			const { stored, storageClass } = roundTrip(text, dictionary);
 			expect(storageClass, name).toBe("blob");
 			expect(stored.length, name).toBeLessThan(Buffer.byteLength(storedPart(text)) / 2);
 		}
 	});
 
-	it("gives the same prefix as SQL substr over the raw text, at code-point counts across compression", () => {
+	it("gives the same prefix as SQL substr over the raw text, at code-point counts across packing", () => {
 		for (const name of ["short", "log", "mixed", "huge", "random"]) {
 			const text = TEXTS[name] as string;
-			const { stored } = roundTrip(text);
+			const { stored } = roundTrip(text, dictionary);
 			const length = Array.from(text).length;
 			for (const n of [0, 1, 7, 61, 1_000, 32_000, length - 1, length, length + 5]) {
 				if (n < 0) continue;
 				const sql = db.prepare("SELECT substr(?, 1, min(?, ?)) AS s").get(text, n, STORED_HEAD_CHARS) as { s: string };
-				expect(decodeFragmentPrefix(stored, n), `${name} ${n}`).toBe(sql.s);
+				expect(decodeFragmentPrefix(stored, n, lookup), `${name} ${n}`).toBe(sql.s);
 			}
 		}
+	});
+});
+
+describe("a packed text the index cannot unpack", () => {
+	it("is store damage with a plain reason, never a wrong text", () => {
+		const packed = encodeFragmentText(TEXTS.log as string, MODES[1]?.[1]) as Uint8Array;
+		expect(() => decodeFragmentText(packed, { get: () => undefined })).toThrow(
+			"packed text: packed against a dictionary the index does not have",
+		);
+		const unknown = Uint8Array.from(packed);
+		unknown[0] = 7;
+		expect(() => decodeFragmentText(unknown, lookup)).toThrow("packed text: unknown packing 7");
+		const cut = packed.subarray(0, packed.length - 3);
+		let error: unknown;
+		try {
+			decodeFragmentText(cut, lookup);
+		} catch (err) {
+			error = err;
+		}
+		expect(isStoreDamage(error)).toBe(true);
 	});
 });
 

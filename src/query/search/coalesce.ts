@@ -3,6 +3,7 @@
  * event, best first; then fold verbatim `--fork` copies into the event of the original session.
  */
 import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
+import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { all, type QueryDb } from "../db.js";
 import { namesAsParent, shareParent } from "../forks.js";
 import { proximityTargets, RERANK_FRAGMENT_CHARS, rankCandidates } from "../rank.js";
@@ -36,7 +37,8 @@ export function fragmentOpenings(db: QueryDb, ids: readonly number[], chars: num
 		FROM fragments WHERE id IN (SELECT value FROM json_each(?))`,
 		[chars, JSON.stringify(ids)],
 	);
-	return new Map(rows.map((r) => [r.id, decodeFragmentPrefix(r.text, chars)]));
+	const dictionary = textDictionaryOf(db);
+	return new Map(rows.map((r) => [r.id, decodeFragmentPrefix(r.text, chars, dictionary)]));
 }
 
 /** Rank `rows` for the query's phrases and group them per event; `otherIds` bounds the other fragment ids kept. */

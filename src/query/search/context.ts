@@ -8,6 +8,7 @@
  */
 import { codeSql, inCodesSql } from "../../store/column-codes.js";
 import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
+import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { all, type QueryDb } from "../db.js";
 import type { CandidateRow } from "./candidates.js";
@@ -119,7 +120,7 @@ function contextTexts(db: QueryDb, rows: readonly CandidateRow[]): Map<string, s
 	for (const r of found) {
 		if (r.text === null) continue;
 		const key = eventKey({ sourceId: r.sourceId, seq: r.seq });
-		texts.set(key, [...(texts.get(key) ?? []), decodeFragmentPrefix(r.text, CONTEXT_CHARS)]);
+		texts.set(key, [...(texts.get(key) ?? []), decodeFragmentPrefix(r.text, CONTEXT_CHARS, textDictionaryOf(db))]);
 	}
 	return texts;
 }

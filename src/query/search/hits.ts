@@ -2,6 +2,7 @@
 
 import type { EventSearchHit } from "../../contract.js";
 import { decodeFragmentText, type StoredFragmentText } from "../../store/fragment-text.js";
+import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { get, type QueryDb } from "../db.js";
 import { makeSnippet, snippetFromStart } from "../snippet.js";
 import { type StoredText, wholeText } from "../whole-text.js";
@@ -50,7 +51,7 @@ export function toHit(
 
 /** The snippet from the stored head when it holds it, otherwise from the whole text (read from the session file). */
 function snippetOf(db: QueryDb, stored: StoredText, needles: string[], snippetChars: number): string {
-	const head = decodeFragmentText(stored.text);
+	const head = decodeFragmentText(stored.text, textDictionaryOf(db));
 	const fromHead = snippetFromStart(head, stored.charCount, needles, snippetChars);
 	return fromHead ?? makeSnippet(wholeText(db, stored, head).text, needles, snippetChars);
 }

@@ -12,6 +12,7 @@
  */
 
 import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
+import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { fragmentsInIds } from "../rank.js";
@@ -102,7 +103,9 @@ function presentTerms(
 	const unknown = terms.filter((_, i) => !listed.has(i));
 	if (unknown.length === 0) return [...terms];
 	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
-	const tokens = indexTokens(stored ? decodeFragmentPrefix(stored.text, PRESENCE_SCAN_CHARS) : "");
+	const tokens = indexTokens(
+		stored ? decodeFragmentPrefix(stored.text, PRESENCE_SCAN_CHARS, textDictionaryOf(db)) : "",
+	);
 	const inIndex = (t: SearchTerm) =>
 		best.charCount > PRESENCE_SCAN_CHARS &&
 		get(db, `SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ${INTEGER}`, [

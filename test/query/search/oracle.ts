@@ -8,6 +8,8 @@ import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../../src/cont
 import { isInsideRoot } from "../../../src/query/authorize.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { decodedSql, decodedTimestampSql } from "../../../src/store/column-codes.js";
+import { decodeFragmentText, type StoredFragmentText } from "../../../src/store/fragment-text.js";
+import { textDictionaryOf } from "../../../src/store/text-dictionary.js";
 import { normalizeToken, unicode61Tokens } from "../../../src/text/query-compiler.js";
 
 interface Row {
@@ -15,7 +17,7 @@ interface Row {
 	seq: number;
 	entryId: string;
 	kind: string;
-	text: string;
+	text: StoredFragmentText;
 	fragmentTool: string | null;
 	entryType: string;
 	role: string | null;
@@ -47,7 +49,7 @@ export function oracleSearch(db: QueryDb, req: EventSearchRequest, callerCwd = "
 	const out = new Set<string>();
 	for (const r of rows) {
 		if (!r.cwd) continue;
-		const tokens = new Set(unicode61Tokens(r.text).map(normalizeToken));
+		const tokens = new Set(unicode61Tokens(decodeFragmentText(r.text, textDictionaryOf(db))).map(normalizeToken));
 		if (!words.every((w) => tokens.has(w))) continue;
 		const tool = r.fragmentTool ?? r.eventTool;
 		const named = req.toolNames ?? [];

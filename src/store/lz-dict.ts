@@ -1,0 +1,263 @@
+/**
+ * A small LZ77 codec with a shared dictionary, for the stored heads of fragment texts (fragment-text.ts). Most
+ * stored texts are a few hundred bytes: too short for a general compressor to find much in them alone, while across
+ * one person's sessions they repeat the same paths, tool arguments and phrases. A dictionary sampled from the corpus
+ * (text-dictionary.ts) supplies those; its hash table is built once, so a call costs a few µs in JavaScript where a
+ * node:zlib call costs 10–30 µs of set-up before its first byte (measured: docs/store.md, "Fragment text").
+ *
+ * A packed text is a sequence of steps, each a token byte (high nibble: literal count, low nibble: match code),
+ * the literal count's extension, the literals, then, for match code ≥ 1, the offset and the match length's
+ * extension. A count of 15 continues in the bytes after it (each adds 0–255; 255 means another follows). Match code
+ * 0 ends the text (only the last step has it); code c ≥ 1 copies c + 3 bytes (15: more, extended). The offset
+ * counts back from the current output position into the dictionary followed by the output: 2 bytes little-endian
+ * below 2^15, otherwise 3 bytes with the second byte's high bit set. Pure.
+ */
+
+/** Matches shorter than this are not worth their offset; a 3-byte offset needs one byte more. */
+const MIN_MATCH = 4;
+const LONG_OFFSET = 1 << 15;
+const MAX_OFFSET = 1 << 23;
+const DICT_HASH_BITS = 16;
+const TEXT_HASH_BITS = 12;
+/** Copies shorter than this are faster byte by byte than through a subarray. */
+const SHORT_COPY = 32;
+
+/** A dictionary ready for packing and unpacking: its bytes and the hash table of its 4-byte sequences. */
+export interface PreparedDictionary {
+	readonly bytes: Uint8Array;
+	/** Last dictionary position of each hash of 4 bytes (−1: none). */
+	readonly table: Int32Array;
+}
+
+/** Raised for bytes that are not a packed text (a damaged index): the caller names the row. */
+export class PackedTextError extends Error {
+	constructor(message: string) {
+		super(`packed text: ${message}`);
+		this.name = "PackedTextError";
+	}
+}
+
+const EMPTY = new Uint8Array(0);
+
+function hash4(b: Uint8Array, i: number): number {
+	return Math.imul(
+		(b[i] as number) | ((b[i + 1] as number) << 8) | ((b[i + 2] as number) << 16) | ((b[i + 3] as number) << 24),
+		0x9e3779b1,
+	);
+}
+
+/** The dictionary `bytes` with its hash table (the empty dictionary when undefined). */
+export function prepareDictionary(bytes: Uint8Array = EMPTY): PreparedDictionary {
+	const table = new Int32Array(1 << DICT_HASH_BITS).fill(-1);
+	for (let i = 0; i + MIN_MATCH <= bytes.length; i++) table[hash4(bytes, i) >>> (32 - DICT_HASH_BITS)] = i;
+	return { bytes, table };
+}
+
+/** The encoder's scratch space, reused by every call on this thread (a call never yields). */
+const scratch = {
+	/** The dictionary, then the text: matches read both as one buffer. */
+	window: new Uint8Array(0),
+	windowDict: undefined as Uint8Array | undefined,
+	textTable: new Int32Array(1 << TEXT_HASH_BITS),
+	/** The call that last wrote each slot of textTable, so the table never needs clearing. */
+	stamp: new Int32Array(1 << TEXT_HASH_BITS),
+	call: 0,
+	out: new Uint8Array(1024),
+};
+
+function windowFor(dict: PreparedDictionary, src: Uint8Array): Uint8Array {
+	const need = dict.bytes.length + src.length;
+	if (scratch.window.length < need || scratch.windowDict !== dict.bytes) {
+		if (scratch.window.length < need) scratch.window = new Uint8Array(Math.max(need, scratch.window.length * 2));
+		scratch.window.set(dict.bytes, 0);
+		scratch.windowDict = dict.bytes;
+	}
+	scratch.window.set(src, dict.bytes.length);
+	return scratch.window;
+}
+
+/** Length and start of the longest match for `i` among the text's and the dictionary's last sequence of its hash. */
+function longestMatch(w: Uint8Array, i: number, end: number, dict: PreparedDictionary, record: boolean): number {
+	const h = hash4(w, i);
+	const slot = h >>> (32 - TEXT_HASH_BITS);
+	const inText = scratch.stamp[slot] === scratch.call ? (scratch.textTable[slot] as number) : -1;
+	const inDict = dict.table[h >>> (32 - DICT_HASH_BITS)] as number;
+	if (record) {
+		scratch.stamp[slot] = scratch.call;
+		scratch.textTable[slot] = i;
+	}
+	let best = 0;
+	let from = -1;
+	for (const c of [inText, inDict]) {
+		// A stale slot (the call counter wrapped) can point anywhere: only earlier positions are candidates.
+		if (c < 0 || c >= i || i - c >= MAX_OFFSET) continue;
+		let n = 0;
+		while (i + n < end && w[c + n] === w[i + n]) n++;
+		if (n > best) {
+			best = n;
+			from = c;
+		}
+	}
+	if (best < MIN_MATCH || (i - from >= LONG_OFFSET && best < MIN_MATCH + 1)) return 0;
+	matchFrom = from;
+	return best;
+}
+let matchFrom = 0;
+
+function ensureOut(o: number, more: number): void {
+	if (o + more <= scratch.out.length) return;
+	const grown = new Uint8Array(Math.max(o + more, scratch.out.length * 2));
+	grown.set(scratch.out.subarray(0, o));
+	scratch.out = grown;
+}
+
+function putCount(o: number, rest: number): number {
+	const out = scratch.out;
+	while (rest >= 255) {
+		out[o++] = 255;
+		rest -= 255;
+	}
+	out[o++] = rest;
+	return o;
+}
+
+/** Appends one step (literals w[litStart, litEnd), then a match of `length` at `offset`, or none when 0). */
+function putStep(w: Uint8Array, o: number, litStart: number, litEnd: number, length: number, offset: number): number {
+	const literals = litEnd - litStart;
+	ensureOut(o, literals + 16 + Math.ceil(literals / 255) + Math.ceil(length / 255));
+	const out = scratch.out;
+	const code = length === 0 ? 0 : length - MIN_MATCH + 1;
+	out[o++] = (Math.min(literals, 15) << 4) | Math.min(code, 15);
+	if (literals >= 15) o = putCount(o, literals - 15);
+	out.set(w.subarray(litStart, litEnd), o);
+	o += literals;
+	if (length === 0) return o;
+	out[o++] = offset & 0xff;
+	if (offset < LONG_OFFSET) out[o++] = offset >>> 8;
+	else {
+		out[o++] = ((offset >>> 8) & 0x7f) | 0x80;
+		out[o++] = offset >>> 15;
+	}
+	if (code >= 15) o = putCount(o, code - 15);
+	return o;
+}
+
+/**
+ * `src` packed against `dict` (greedy matching with one step of lookahead), after the byte `lead` when given.
+ * Deterministic: the same text and dictionary always give the same bytes.
+ */
+export function pack(src: Uint8Array, dict: PreparedDictionary, lead?: number): Uint8Array {
+	const base = dict.bytes.length;
+	const w = windowFor(dict, src);
+	const end = base + src.length;
+	scratch.call = (scratch.call + 1) | 0;
+	let o = 0;
+	if (lead !== undefined) {
+		ensureOut(0, 1);
+		scratch.out[o++] = lead;
+	}
+	let literalStart = base;
+	let i = base;
+	while (i + MIN_MATCH <= end) {
+		const length = longestMatch(w, i, end, dict, true);
+		if (length === 0) {
+			i++;
+			continue;
+		}
+		const from = matchFrom;
+		// A longer match one byte on is worth a literal.
+		if (i + 1 + MIN_MATCH <= end && longestMatch(w, i + 1, end, dict, false) > length + 1) {
+			i++;
+			continue;
+		}
+		o = putStep(w, o, literalStart, i, length, i - from);
+		for (let j = i + 1; j < i + length && j + MIN_MATCH <= end; j++) {
+			const slot = hash4(w, j) >>> (32 - TEXT_HASH_BITS);
+			scratch.stamp[slot] = scratch.call;
+			scratch.textTable[slot] = j;
+		}
+		i += length;
+		literalStart = i;
+	}
+	o = putStep(w, o, literalStart, end, 0, 0);
+	return scratch.out.slice(0, o);
+}
+
+/**
+ * The text `packed` was made from with dictionary bytes `d`, or its first `limit` bytes or more (a step's copy is finished) when the text is
+ * longer. Throws PackedTextError for bytes that cannot be a packed text.
+ */
+export function unpack(packed: Uint8Array, d: Uint8Array, limit = Number.POSITIVE_INFINITY): Uint8Array {
+	const base = d.length;
+	let out = new Uint8Array(Math.max(64, packed.length * 4));
+	let o = 0;
+	let p = 0;
+	let ended = false;
+	const readCount = (n: number): number => {
+		if (n < 15) return n;
+		for (;;) {
+			if (p >= packed.length) throw new PackedTextError("a count runs past the end");
+			const b = packed[p++] as number;
+			n += b;
+			if (b < 255) return n;
+		}
+	};
+	const room = (more: number) => {
+		if (o + more <= out.length) return;
+		const grown = new Uint8Array(Math.max(o + more, out.length * 2));
+		grown.set(out.subarray(0, o));
+		out = grown;
+	};
+	while (p < packed.length && o < limit) {
+		const token = packed[p++] as number;
+		const literals = readCount(token >>> 4);
+		if (p + literals > packed.length) throw new PackedTextError("literals run past the end");
+		room(literals);
+		if (literals < SHORT_COPY) for (let k = 0; k < literals; k++) out[o + k] = packed[p + k] as number;
+		else out.set(packed.subarray(p, p + literals), o);
+		o += literals;
+		p += literals;
+		const code = token & 15;
+		if (code === 0) {
+			if (p !== packed.length) throw new PackedTextError("a step without a match before the end");
+			ended = true;
+			break;
+		}
+		if (p + 2 > packed.length) throw new PackedTextError("an offset runs past the end");
+		let offset = (packed[p] as number) | ((packed[p + 1] as number) << 8);
+		p += 2;
+		if (offset >= LONG_OFFSET) {
+			if (p >= packed.length) throw new PackedTextError("an offset runs past the end");
+			offset = (offset & 0x7fff) | ((packed[p++] as number) << 15);
+		}
+		const length = readCount(code) + MIN_MATCH - 1;
+		const from = base + o - offset;
+		if (offset === 0 || from < 0) throw new PackedTextError(`offset ${offset} before the dictionary`);
+		room(length);
+		copyMatch(d, out, from - base, o, length);
+		o += length;
+	}
+	if (o < limit && !ended) throw new PackedTextError("no final step");
+	return out.subarray(0, o);
+}
+
+/** Copies `length` bytes from virtual position `from` (negative: the dictionary's tail) to out[o…]. */
+function copyMatch(d: Uint8Array, out: Uint8Array, from: number, o: number, length: number): void {
+	let k = 0;
+	if (from < 0) {
+		const inDict = Math.min(length, -from);
+		const at = d.length + from;
+		if (inDict < SHORT_COPY) for (; k < inDict; k++) out[o + k] = d[at + k] as number;
+		else {
+			out.set(d.subarray(at, at + inDict), o);
+			k = inDict;
+		}
+	}
+	const start = from + k;
+	if (length - k >= SHORT_COPY && o + k - start >= length - k) {
+		out.copyWithin(o + k, start, start + length - k);
+		return;
+	}
+	// The match overlaps what it writes (a repeat): byte by byte.
+	for (; k < length; k++) out[o + k] = out[from + k] as number;
+}
