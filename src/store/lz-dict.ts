@@ -76,7 +76,19 @@ function windowFor(dict: PreparedDictionary, src: Uint8Array): Uint8Array {
 	return scratch.window;
 }
 
-/** Length and start of the longest match for `i` among the text's and the dictionary's last sequence of its hash. */
+/** Length of the match of w[i…] with w[c…] (0 when c is no candidate). */
+function matchLength(w: Uint8Array, c: number, i: number, end: number): number {
+	// A stale slot (the call counter wrapped) can point anywhere: only earlier positions are candidates.
+	if (c < 0 || c >= i || i - c >= MAX_OFFSET) return 0;
+	let n = 0;
+	while (i + n < end && w[c + n] === w[i + n]) n++;
+	return n;
+}
+
+/**
+ * Length of the longest match for `i` among the last text position and the last dictionary position with its hash
+ * (its start in `matchFrom`); 0 when none is worth an offset. `record` enters `i` in the text's table.
+ */
 function longestMatch(w: Uint8Array, i: number, end: number, dict: PreparedDictionary, record: boolean): number {
 	const h = hash4(w, i);
 	const slot = h >>> (32 - TEXT_HASH_BITS);
@@ -86,18 +98,10 @@ function longestMatch(w: Uint8Array, i: number, end: number, dict: PreparedDicti
 		scratch.stamp[slot] = scratch.call;
 		scratch.textTable[slot] = i;
 	}
-	let best = 0;
-	let from = -1;
-	for (const c of [inText, inDict]) {
-		// A stale slot (the call counter wrapped) can point anywhere: only earlier positions are candidates.
-		if (c < 0 || c >= i || i - c >= MAX_OFFSET) continue;
-		let n = 0;
-		while (i + n < end && w[c + n] === w[i + n]) n++;
-		if (n > best) {
-			best = n;
-			from = c;
-		}
-	}
+	const fromText = matchLength(w, inText, i, end);
+	const fromDict = matchLength(w, inDict, i, end);
+	const best = fromDict > fromText ? fromDict : fromText;
+	const from = fromDict > fromText ? inDict : inText;
 	if (best < MIN_MATCH || (i - from >= LONG_OFFSET && best < MIN_MATCH + 1)) return 0;
 	matchFrom = from;
 	return best;
@@ -129,7 +133,8 @@ function putStep(w: Uint8Array, o: number, litStart: number, litEnd: number, len
 	const code = length === 0 ? 0 : length - MIN_MATCH + 1;
 	out[o++] = (Math.min(literals, 15) << 4) | Math.min(code, 15);
 	if (literals >= 15) o = putCount(o, literals - 15);
-	out.set(w.subarray(litStart, litEnd), o);
+	if (literals < SHORT_COPY) for (let k = 0; k < literals; k++) out[o + k] = w[litStart + k] as number;
+	else out.set(w.subarray(litStart, litEnd), o);
 	o += literals;
 	if (length === 0) return o;
 	out[o++] = offset & 0xff;
