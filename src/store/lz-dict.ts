@@ -100,7 +100,7 @@ function longestMatch(w: Uint8Array, i: number, end: number, dict: PreparedDicti
 	}
 	const fromText = matchLength(w, inText, i, end);
 	const fromDict = matchLength(w, inDict, i, end);
-	const best = fromDict > fromText ? fromDict : fromText;
+	const best = Math.max(fromDict, fromText);
 	const from = fromDict > fromText ? inDict : inText;
 	if (best < MIN_MATCH || (i - from >= LONG_OFFSET && best < MIN_MATCH + 1)) return 0;
 	matchFrom = from;
