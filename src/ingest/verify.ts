@@ -12,6 +12,8 @@ import type { ProjectedEvent, TreeStates } from "../project/types.js";
 import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { decodedSql } from "../store/column-codes.js";
 import type { SqliteDb, SqliteStatement } from "../store/db.js";
+import { decodeFragmentText, type StoredFragmentText, storedPart } from "../store/fragment-text.js";
+import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
 
@@ -50,9 +52,13 @@ interface StoredEvent {
 	byteEnd: number;
 	branchState: string;
 	selectionState: string;
-	fragments: number;
 	lineHash: Uint8Array | null;
 	attributes: string | null;
+}
+
+/** A stored event with its fragments' stored texts, in order. */
+interface StoredEventTexts extends StoredEvent {
+	texts: StoredFragmentText[];
 }
 
 /** The header-derived columns of a source, compared with the file's header. */
@@ -83,8 +89,14 @@ export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: st
 	const sources = storedSources(db);
 	const files = discoverFiles(roots, extraFiles);
 	reportUnindexedFiles(sources, files, add);
-	const eventsOf = storedEventsStatement(db);
-	for (const s of sources) verifySource(s, eventsOf, add);
+	const stored: StoredRows = {
+		events: storedEventsStatement(db),
+		texts: db.prepare<[number], { seq: number; text: StoredFragmentText }>(
+			"SELECT event_seq AS seq, text FROM fragments WHERE source_id = ? ORDER BY event_seq, ord",
+		),
+		dictionary: textDictionaryOf(db),
+	};
+	for (const s of sources) verifySource(s, stored, add);
 	verifyFtsRows(db, add);
 	return { sources: sources.length, files: files.length, differences };
 }
@@ -107,20 +119,26 @@ function reportUnindexedFiles(sources: StoredSource[], files: DiscoveredFile[], 
 		if (!indexed.has(f.path)) add({ path: f.path, kind: "not-indexed", detail: "file not in the index" });
 }
 
-/** The statement reading one source's events (decoded codes, fragment count), ordered by seq. */
+/** How one source's rows are read: its events, its fragments' stored texts, the dictionary they are packed against. */
+interface StoredRows {
+	events: SqliteStatement<[number], StoredEvent>;
+	texts: SqliteStatement<[number], { seq: number; text: StoredFragmentText }>;
+	dictionary: DictionaryLookup;
+}
+
+/** The statement reading one source's events (decoded codes), ordered by seq. */
 function storedEventsStatement(db: SqliteDb): SqliteStatement<[number], StoredEvent> {
 	return db.prepare<[number], StoredEvent>(
 		`SELECT e.seq, e.entry_id AS entryId, ${decodedSql("entryType", "e.entry_type")} AS entryType,
 			e.byte_start AS byteStart, e.byte_end AS byteEnd, ${decodedSql("branchState", "e.branch_state")} AS branchState,
 			${decodedSql("selectionState", "e.selection_state")} AS selectionState, e.line_hash AS lineHash,
-			${decodedAttributesSql("e.attributes")} AS attributes,
-			(SELECT count(*) FROM fragments f WHERE f.source_id = e.source_id AND f.event_seq = e.seq) AS fragments
+			${decodedAttributesSql("e.attributes")} AS attributes
 		FROM events e WHERE e.source_id = ? ORDER BY e.seq`,
 	);
 }
 
 /** Compares one source (checkpoint, header, name, every event) with a fresh parse of its committed bytes. */
-function verifySource(s: StoredSource, eventsOf: SqliteStatement<[number], StoredEvent>, add: AddDifference): void {
+function verifySource(s: StoredSource, stored: StoredRows, add: AddDifference): void {
 	const bytes = readSourceFile(s, add);
 	if (bytes === undefined) return;
 	if (s.offset > bytes.length) {
@@ -136,7 +154,10 @@ function verifySource(s: StoredSource, eventsOf: SqliteStatement<[number], Store
 	for (const d of headerDifferences(s, parsed.header, expected)) add({ path: s.path, ...d });
 	// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
 	const states = computeTreeStates(expected.map(treeNodeOf));
-	verifyEvents(s.path, bytes, expected, eventsOf.all(s.id), states, add);
+	const texts = new Map<number, StoredFragmentText[]>();
+	for (const f of stored.texts.all(s.id)) texts.set(f.seq, [...(texts.get(f.seq) ?? []), f.text]);
+	const events = stored.events.all(s.id).map((e) => ({ ...e, texts: texts.get(e.seq) ?? [] }));
+	verifyEvents(s.path, bytes, expected, events, states, stored.dictionary, add);
 }
 
 /** The whole file, or undefined after reporting it gone (no such path) or unreadable (anything else). */
@@ -161,8 +182,9 @@ function verifyEvents(
 	path: string,
 	bytes: Buffer,
 	expected: ProjectedEvent[],
-	storedRows: StoredEvent[],
+	storedRows: StoredEventTexts[],
 	states: Map<number, TreeStates>,
+	dictionary: DictionaryLookup,
 	add: AddDifference,
 ): void {
 	const stored = new Map(storedRows.map((e) => [e.seq, e]));
@@ -173,7 +195,7 @@ function verifyEvents(
 			continue;
 		}
 		stored.delete(e.seq);
-		verifyEvent(path, bytes, e, got, states.get(e.seq), add);
+		verifyEvent(path, bytes, e, got, states.get(e.seq), dictionary, add);
 	}
 	for (const extra of stored.values()) {
 		add({ path, kind: "event-extra", detail: `entry ${extra.entryId} (seq ${extra.seq}) not in the file` });
@@ -185,11 +207,12 @@ function verifyEvent(
 	path: string,
 	bytes: Buffer,
 	e: ProjectedEvent,
-	got: StoredEvent,
+	got: StoredEventTexts,
 	st: TreeStates | undefined,
+	dictionary: DictionaryLookup,
 	add: AddDifference,
 ): void {
-	const row = rowDifference(e, got);
+	const row = rowDifference(e, got) ?? textDifference(e, got.texts, dictionary);
 	if (row) add({ path, ...row });
 	const hash = lineHash(bytes.subarray(e.byteStart, e.byteEnd));
 	if (!got.lineHash || !hash.equals(Buffer.from(got.lineHash))) {
@@ -209,7 +232,7 @@ function verifyEvent(
 }
 
 /** The first of identity, attributes or fragment count that differs between row and expected event, if any. */
-function rowDifference(e: ProjectedEvent, got: StoredEvent): Omit<Difference, "path"> | undefined {
+function rowDifference(e: ProjectedEvent, got: StoredEventTexts): Omit<Difference, "path"> | undefined {
 	if (got.entryId !== e.entryId || got.byteStart !== e.byteStart || got.byteEnd !== e.byteEnd) {
 		return {
 			kind: "event-differs",
@@ -222,11 +245,35 @@ function rowDifference(e: ProjectedEvent, got: StoredEvent): Omit<Difference, "p
 			detail: `entry ${e.entryId}: attributes ${got.attributes ?? "missing"} indexed, ${JSON.stringify(e.attributes)} expected`,
 		};
 	}
-	if (got.fragments !== e.fragments.length) {
+	if (got.texts.length !== e.fragments.length) {
 		return {
 			kind: "fragments-differ",
-			detail: `entry ${e.entryId}: ${got.fragments} fragments indexed, ${e.fragments.length} expected`,
+			detail: `entry ${e.entryId}: ${got.texts.length} fragments indexed, ${e.fragments.length} expected`,
 		};
+	}
+	return undefined;
+}
+
+/** The first fragment whose stored text is not its projection's stored part (or cannot be unpacked), if any. */
+function textDifference(
+	e: ProjectedEvent,
+	texts: StoredFragmentText[],
+	dictionary: DictionaryLookup,
+): Omit<Difference, "path"> | undefined {
+	for (const [ord, f] of e.fragments.entries()) {
+		let stored: string;
+		try {
+			stored = decodeFragmentText(texts[ord] as StoredFragmentText, dictionary);
+		} catch (err) {
+			const detail = `entry ${e.entryId}: fragment ${ord}'s stored text cannot be read (${(err as Error).message})`;
+			return { kind: "fragments-differ", detail };
+		}
+		if (stored !== storedPart(f.text)) {
+			return {
+				kind: "fragments-differ",
+				detail: `entry ${e.entryId}: fragment ${ord}'s stored text differs from the file`,
+			};
+		}
 	}
 	return undefined;
 }
