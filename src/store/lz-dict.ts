@@ -10,7 +10,7 @@
  * extension. A count of 15 continues in the bytes after it (each adds 0–255; 255 means another follows). Match code
  * 0 ends the text (only the last step has it); code c ≥ 1 copies c + 3 bytes (15: more, extended). The offset
  * counts back from the current output position into the dictionary followed by the output: 2 bytes little-endian
- * below 2^15, otherwise 3 bytes with the second byte's high bit set. Pure.
+ * below 2^15, otherwise 3 bytes with the second byte's high bit set. Deterministic, no I/O (scratch space is reused per thread).
  */
 
 /** Matches shorter than this are not worth their offset; a 3-byte offset needs one byte more. */
