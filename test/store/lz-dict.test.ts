@@ -6,18 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PackedTextError, pack, prepareDictionary, unpack } from "../../src/store/lz-dict.js";
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { prng } from "../parse/helpers.js";
 
 const WORDS = [
 	"the",
@@ -50,26 +39,20 @@ function sampleText(next: () => number, maxLength: number): Uint8Array {
 		parts.push(part);
 		size += part.length;
 	}
-	const out = new Uint8Array(size);
-	let at = 0;
-	for (const p of parts) {
-		out.set(p, at);
-		at += p.length;
-	}
-	return out;
+	return Buffer.concat(parts, size);
 }
 
 const DICTIONARIES = {
 	none: prepareDictionary(),
 	small: prepareDictionary(utf8("the build failed in src/index.ts with error TS2322\n")),
 	// 64 KiB: matches near its start are more than 2^15 back (3-byte offsets).
-	large: prepareDictionary(sampleText(rng(7), 200_000).subarray(0, 64 << 10)),
+	large: prepareDictionary(sampleText(prng(7), 200_000).subarray(0, 64 << 10)),
 };
 
 describe("lz-dict codec", () => {
 	it.each(Object.keys(DICTIONARIES))("round-trips 600 varied texts with the %s dictionary", (name) => {
 		const dict = DICTIONARIES[name as keyof typeof DICTIONARIES];
-		const next = rng(name.length);
+		const next = prng(name.length);
 		for (let i = 0; i < 600; i++) {
 			const text = i === 0 ? new Uint8Array(0) : sampleText(next, i % 50 === 0 ? 70_000 : 3_000);
 			const packed = pack(text, dict);
@@ -79,7 +62,7 @@ describe("lz-dict codec", () => {
 
 	it("round-trips texts made of the dictionary's own bytes (matches into it, and from it into the text)", () => {
 		const dict = DICTIONARIES.large;
-		const next = rng(3);
+		const next = prng(3);
 		for (let i = 0; i < 300; i++) {
 			const start = Math.floor(next() * dict.bytes.length);
 			const piece = dict.bytes.subarray(start, start + Math.floor(next() * 2_000));
@@ -87,7 +70,7 @@ describe("lz-dict codec", () => {
 			expect(same(unpack(pack(text, dict), dict.bytes), text)).toBe(true);
 		}
 		// Random bytes repeat no 4-byte sequence: a slice of such a dictionary packs to a few matches (hash slots collide now and then).
-		const next2 = rng(4);
+		const next2 = prng(4);
 		const random = prepareDictionary(Uint8Array.from({ length: 60_000 }, () => Math.floor(next2() * 256)));
 		const slice = random.bytes.subarray(100, 3_100);
 		const packed = pack(slice, random);
@@ -96,7 +79,7 @@ describe("lz-dict codec", () => {
 	});
 
 	it("counts past one extension byte: 5,000 literals and a 10,000-byte repeat", () => {
-		const next = rng(11);
+		const next = prng(11);
 		const text = new Uint8Array([
 			...Uint8Array.from({ length: 5_000 }, () => Math.floor(next() * 256)),
 			...new Uint8Array(10_000).fill(97),
@@ -107,7 +90,7 @@ describe("lz-dict codec", () => {
 	});
 
 	it("unpacks a prefix of at least `limit` bytes that the whole text starts with", () => {
-		const next = rng(5);
+		const next = prng(5);
 		for (let i = 0; i < 100; i++) {
 			const text = sampleText(next, 5_000);
 			const packed = pack(text, DICTIONARIES.small);
@@ -120,9 +103,9 @@ describe("lz-dict codec", () => {
 	});
 
 	it("packs the same text to the same bytes, whatever was packed before with other dictionaries", () => {
-		const text = sampleText(rng(9), 4_000);
+		const text = sampleText(prng(9), 4_000);
 		const first = pack(text, DICTIONARIES.large);
-		pack(sampleText(rng(10), 90_000), DICTIONARIES.small);
+		pack(sampleText(prng(10), 90_000), DICTIONARIES.small);
 		pack(text, DICTIONARIES.none);
 		const again = pack(text, prepareDictionary(Uint8Array.from(DICTIONARIES.large.bytes)));
 		expect(again).toEqual(first);
@@ -131,7 +114,7 @@ describe("lz-dict codec", () => {
 
 	it("refuses every cut-short packed text", () => {
 		const dict = DICTIONARIES.small;
-		const packed = pack(sampleText(rng(12), 2_000), dict);
+		const packed = pack(sampleText(prng(12), 2_000), dict);
 		for (let n = 0; n < packed.length; n++) {
 			expect(() => unpack(packed.subarray(0, n), dict.bytes), `cut at ${n}`).toThrow(PackedTextError);
 		}
@@ -147,7 +130,7 @@ describe("lz-dict codec", () => {
 	});
 
 	it("never throws anything but PackedTextError on random bytes", () => {
-		const next = rng(13);
+		const next = prng(13);
 		for (let i = 0; i < 3_000; i++) {
 			const junk = Uint8Array.from({ length: Math.floor(next() * 64) }, () => Math.floor(next() * 256));
 			try {
