@@ -142,7 +142,7 @@ export const fragments = sqliteTable(
 		ord: integer("ord").notNull(),
 		/** A coded column (column-codes.ts). */
 		kind: integer("kind").notNull(),
-		/** The first STORED_HEAD_CHARS code points (all when shorter), TEXT or brotli BLOB: only store/fragment-text.ts reads it. */
+		/** The first STORED_HEAD_CHARS code points (all when shorter), TEXT or packed BLOB: only store/fragment-text.ts reads it. */
 		text: text("text").notNull(),
 		/** Length of text in Unicode code points. */
 		charCount: integer("char_count").notNull(),
