@@ -1,11 +1,13 @@
 /**
  * The dictionary a generation's packed fragment texts refer to (lz-dict.ts, fragment-text.ts). It is sampled once,
  * by the first bulk pass with enough new text (ingest/text-sample.ts), from the opening events of files spread over
- * that pass, and kept in `meta` under TEXT_DICTIONARY_KEY (base64). It never changes afterwards: every text packed
+ * that pass, and kept in `meta` under TEXT_DICTIONARY_KEY as `<xxHash64 hex>:<base64>` (a damaged dictionary would
+ * unpack wrong texts without an error, so it is checked when read). It never changes afterwards: every text packed
  * against it stays readable for the generation's life, so every process can cache it once per connection.
  */
+import { hashBytes } from "../ingest/fingerprint.js";
 import type { SqliteDb } from "./db.js";
-import { type PreparedDictionary, prepareDictionary } from "./lz-dict.js";
+import { PackedTextError, type PreparedDictionary, prepareDictionary } from "./lz-dict.js";
 
 /** The `meta` key of the dictionary. */
 export const TEXT_DICTIONARY_KEY = "text_dictionary";
@@ -47,12 +49,18 @@ export function trainTextDictionary(texts: Iterable<string>): Uint8Array {
 	return new Uint8Array(Buffer.concat(parts, size));
 }
 
-/** The stored dictionary, or undefined when the generation has none yet. */
+/** The stored dictionary, or undefined when the generation has none yet; PackedTextError when it is damaged. */
 export function loadTextDictionary(db: MetaReader): Uint8Array | undefined {
 	const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(TEXT_DICTIONARY_KEY) as
 		| { value: string }
 		| undefined;
-	return row === undefined ? undefined : new Uint8Array(Buffer.from(row.value, "base64"));
+	if (row === undefined) return undefined;
+	const colon = row.value.indexOf(":");
+	const bytes = new Uint8Array(Buffer.from(row.value.slice(colon + 1), "base64"));
+	if (colon < 0 || hashBytes(bytes) !== row.value.slice(0, colon)) {
+		throw new PackedTextError("the index's text dictionary is damaged");
+	}
+	return bytes;
 }
 
 /**
@@ -63,7 +71,7 @@ export function storeTextDictionary(db: SqliteDb, bytes: Uint8Array): Uint8Array
 	return db.transaction(() => {
 		db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING").run(
 			TEXT_DICTIONARY_KEY,
-			Buffer.from(bytes).toString("base64"),
+			`${hashBytes(bytes)}:${Buffer.from(bytes).toString("base64")}`,
 		);
 		return loadTextDictionary(db) as Uint8Array;
 	});

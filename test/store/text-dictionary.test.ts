@@ -4,9 +4,11 @@
  * Two real connections to one real SQLite file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { isStoreDamage, openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
 import {
+	loadTextDictionary,
 	MAX_DICTIONARY_BYTES,
 	storeTextDictionary,
 	textDictionaryOf,
@@ -20,6 +22,7 @@ afterEach(() => {
 });
 
 async function twoConnections(): Promise<[SqliteDb, SqliteDb]> {
+	await initFingerprints();
 	const t = tempDir("pei-dictionary-");
 	const gen = await createGeneration(t.dir);
 	const other = await openDatabase(gen.path);
@@ -66,5 +69,21 @@ describe("text dictionary", () => {
 		expect(cache.get()).toEqual(dict);
 		expect(cache.forPacking()?.bytes).toEqual(dict);
 		expect(textDictionaryOf(b)).toBe(cache);
+	});
+
+	it("regression: a damaged stored dictionary is store damage, never used to unpack wrong texts", async () => {
+		const [a, b] = await twoConnections();
+		storeTextDictionary(a, trainTextDictionary(["a dictionary that a bad disk will flip one byte of"]));
+		const value = (a.prepare("SELECT value FROM meta WHERE key = 'text_dictionary'").get() as { value: string }).value;
+		const flipped = `${value.slice(0, -6)}${value.slice(-6, -5) === "A" ? "B" : "A"}${value.slice(-5)}`;
+		a.prepare("UPDATE meta SET value = ? WHERE key = 'text_dictionary'").run(flipped);
+		let error: unknown;
+		try {
+			loadTextDictionary(b);
+		} catch (err) {
+			error = err;
+		}
+		expect((error as Error).message).toBe("packed text: the index's text dictionary is damaged");
+		expect(isStoreDamage(error)).toBe(true);
 	});
 });
