@@ -9,7 +9,7 @@ import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { GroupCommit } from "./group-commit.js";
 import { Prefetch } from "./prefetch.js";
-import { readLimits } from "./read-batch.js";
+import { type ReadLimits, readLimits } from "./read-batch.js";
 import { planTreeStates, type StatePlan } from "./state-plan.js";
 import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 import { passDictionary } from "./text-sample.js";
@@ -190,8 +190,9 @@ class PassWriter {
 
 	static async open(db: SqliteDb, options: CatchUpOptions, pass: PassPlan): Promise<PassWriter> {
 		const fresh = pass.work.filter((f) => !pass.stored.has(f.path));
+		const read = readLimits(options.sync ?? {});
 		// Before any row: every text of the pass is packed against the generation's dictionary, in both threads.
-		const dictionary = passDictionary(db, fresh, readLimits(options.sync ?? {}));
+		const dictionary = passDictionary(db, fresh, read);
 		const between = options.between ?? yieldToLoop;
 		const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
 		// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
@@ -204,7 +205,7 @@ class PassWriter {
 					group.enter();
 				}
 			: between;
-		const prefetch = await startPrefetch(fresh, options, dictionary);
+		const prefetch = await startPrefetch(fresh, options.prefetchMinBytes, read, dictionary);
 		const syncer = new SourceSyncer(db, {
 			...options.sync,
 			prepared: prefetch,
@@ -271,14 +272,14 @@ class PassWriter {
 /** A prefetch thread for the pass's new files when they are worth one (`prefetchMinBytes`). */
 async function startPrefetch(
 	fresh: ReadonlyArray<{ path: string; size: number }>,
-	options: CatchUpOptions,
+	min: number | undefined,
+	read: ReadLimits,
 	dictionary: Uint8Array | undefined,
 ): Promise<Prefetch | undefined> {
-	const min = options.prefetchMinBytes;
 	if (min === undefined || fresh.length === 0 || fresh.reduce((n, f) => n + f.size, 0) < min) return undefined;
 	return Prefetch.start(
 		fresh.map((f) => f.path),
-		readLimits(options.sync ?? {}),
+		read,
 		dictionary,
 	);
 }

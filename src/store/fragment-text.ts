@@ -27,7 +27,14 @@ export const PACK_GAIN = 0.9;
 const PACKED_ALONE = 0;
 const PACKED_WITH_DICTIONARY = 1;
 
-const NO_DICTIONARY = prepareDictionary();
+let noDictionary: PreparedDictionary | undefined;
+const NO_DICTIONARY_BYTES = new Uint8Array(0);
+
+/** The empty dictionary, prepared on first packing: its hash table is 256 KiB, which a reading process never needs. */
+function emptyDictionary(): PreparedDictionary {
+	noDictionary ??= prepareDictionary();
+	return noDictionary;
+}
 
 const decoder = new TextDecoder("utf-8");
 
@@ -55,7 +62,9 @@ export function encodeFragmentText(whole: string, dictionary?: PreparedDictionar
 	if (text.length * 3 < MIN_PACK_BYTES) return text;
 	const raw = Buffer.from(text, "utf8");
 	if (raw.length < MIN_PACK_BYTES) return text;
-	const packed = dictionary ? pack(raw, dictionary, PACKED_WITH_DICTIONARY) : pack(raw, NO_DICTIONARY, PACKED_ALONE);
+	const packed = dictionary
+		? pack(raw, dictionary, PACKED_WITH_DICTIONARY)
+		: pack(raw, emptyDictionary(), PACKED_ALONE);
 	return packed.length <= raw.length * PACK_GAIN ? packed : text;
 }
 
@@ -85,7 +94,7 @@ export function decodeFragmentPrefix(
 function unpackStored(stored: Uint8Array, dictionary: DictionaryLookup, limit?: number): Uint8Array {
 	const against = stored[0];
 	let dict: Uint8Array | undefined;
-	if (against === PACKED_ALONE) dict = NO_DICTIONARY.bytes;
+	if (against === PACKED_ALONE) dict = NO_DICTIONARY_BYTES;
 	else if (against === PACKED_WITH_DICTIONARY) {
 		dict = dictionary.get();
 		if (dict === undefined) throw new PackedTextError("packed against a dictionary the index does not have");
