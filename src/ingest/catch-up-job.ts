@@ -3,7 +3,8 @@
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
 
-import { isStoreDamage, storeErrorText } from "../store/db.js";
+import { isBusyError, isStoreDamage, type SqliteDb, storeErrorText } from "../store/db.js";
+import { releaseFreePages } from "../store/free-pages.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
@@ -59,11 +60,18 @@ export type CatchUpOutcome =
 export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384", "mmap_size = 0", "cache_size = -4000"];
 
 /**
- * Ends a bulk pass: copies the WAL into the database and truncates it to zero bytes, so a settled index directory
- * is the database alone (a cold build used to leave a 64 MiB+ WAL behind while any other connection stayed open).
- * Best effort: a reader still holding an old snapshot only defers the truncation to a later checkpoint.
+ * Ends a bulk pass: gives the pages FTS5's merges left free back to the file system (free-pages.ts), copies the WAL
+ * into the database and truncates it to zero bytes, so a settled index directory is the database alone (a cold build
+ * used to leave a 64 MiB+ WAL behind while any other connection stayed open). Best effort: a reader still holding an
+ * old snapshot only defers the truncation to a later checkpoint, a busy writer the release to the next pass.
  */
-export function settleWal(db: { pragma(source: string): unknown }): void {
+export function settleWal(db: Pick<SqliteDb, "pragma" | "exec">): void {
+	try {
+		releaseFreePages(db);
+	} catch (err) {
+		// Busy: the pages stay free in the file (SQLite reuses them) until a later pass.
+		if (!isBusyError(err)) throw err;
+	}
 	try {
 		db.pragma("wal_checkpoint(TRUNCATE)");
 	} catch {

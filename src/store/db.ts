@@ -71,6 +71,11 @@ export interface OpenDatabaseOptions {
 	immutable?: boolean;
 	/** Milliseconds a statement waits on a locked database before SQLITE_BUSY (default 10 s). */
 	busyTimeoutMs?: number;
+	/**
+	 * The file is a new store being created: set what only an empty file takes, before anything writes its header
+	 * (`auto_vacuum = INCREMENTAL`, so pages FTS5's merges free can be given back: free-pages.ts).
+	 */
+	create?: boolean;
 }
 
 /** Bytes a WAL file is truncated to when it restarts after a checkpoint. */
@@ -125,6 +130,8 @@ export async function openDatabase(path: string, options: OpenDatabaseOptions = 
 	const open = await loadDriver();
 	const readonly = options.readonly === true || options.immutable === true;
 	const pragmas = [`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`];
+	// auto_vacuum before journal_mode: switching to WAL writes the header, after which the setting is fixed.
+	if (!readonly && options.create === true) pragmas.push("auto_vacuum = INCREMENTAL");
 	// The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
 	// journal_size_limit: a WAL that grew (a bulk pass checkpoints every 64 MiB) is cut back when it restarts.
 	if (!readonly) pragmas.push("journal_mode = WAL", "synchronous = NORMAL", `journal_size_limit = ${WAL_SIZE_LIMIT}`);

@@ -99,7 +99,7 @@ export async function createGeneration(dir: string, options: GenerationOptions =
 	const path = join(dir, file);
 	let db: SqliteDb;
 	try {
-		db = await openDatabase(path);
+		db = await openDatabase(path, { create: true });
 	} catch (err) {
 		// E.g. a full disk: the empty file SQLite created must not linger until the 24 h sweep.
 		removeGenerationFiles(dir, file);
