@@ -6,7 +6,6 @@
  */
 import { closeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { initialParseState } from "../parse/parse-chunk.js";
 import { prepareDictionary } from "../store/lz-dict.js";
 import { chunkReader } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";
@@ -18,7 +17,7 @@ import {
 	type PrefetchData,
 	type PrefetchMessage,
 } from "./prefetch-protocol.js";
-import { HUGE_LINE_BYTES, prepareChunk, readChunk } from "./read-batch.js";
+import { fileChunks, HUGE_LINE_BYTES, prepareChunk } from "./read-batch.js";
 import { planTreeStates } from "./state-plan.js";
 
 const { files, port, control, read, dictionary } = workerData as PrefetchData;
@@ -57,20 +56,21 @@ function prepareFile(index: number): void {
 	try {
 		const plan = file.size > read.batchBytes ? planTreeStates(path, read.maxLineBytes) : undefined;
 		post({ kind: "file", index, facts: file, plan });
-		const reader = chunkReader(fd, 0, file.size, read.chunkBytes);
-		let state = initialParseState();
-		let pending: Uint8Array = new Uint8Array(0);
-		for (;;) {
+		// Waits for room (and looks for a stop) before every read, the first included.
+		const abandoned = () => {
 			waitForRoom();
-			if (stopped() || Atomics.load(control, CONTROL.writerAt) > index) return;
-			const before = reader.bytesRead;
-			const step = readChunk(reader, pending, state, read.maxLineBytes, HUGE_LINE_BYTES);
-			if (!step || step === "too-long") return;
-			const chunk = prepareChunk(step, state.byteOffset, reader.bytesRead - before, packing);
+			return stopped() || Atomics.load(control, CONTROL.writerAt) > index;
+		};
+		if (abandoned()) return;
+		for (const { step, start, bytesRead } of fileChunks(
+			chunkReader(fd, 0, file.size, read.chunkBytes),
+			read.maxLineBytes,
+			HUGE_LINE_BYTES,
+		)) {
+			const chunk = prepareChunk(step, start, bytesRead, packing);
 			Atomics.add(control, CONTROL.ahead, chunk.bytesRead);
 			post({ kind: "chunk", index, chunk });
-			state = step.state;
-			pending = step.pending;
+			if (abandoned()) return;
 		}
 	} finally {
 		closeSync(fd);

@@ -3,7 +3,7 @@
  * until the batch budget is crossed or a hot-path writer asks for the lock. A chunk comes from the file itself or,
  * in a bulk pass, ready-made from the prefetch thread (prefetch.ts): same lines, same parse states.
  */
-import { DEFAULT_MAX_LINE_BYTES, parseChunk } from "../parse/parse-chunk.js";
+import { DEFAULT_MAX_LINE_BYTES, initialParseState, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
@@ -81,7 +81,7 @@ export interface ReadBatch extends Omit<ChunkStep, "events"> {
  * Parses the next buffer of `reader` after `pending` from `state` and projects its entries (with a full collection
  * before a huge line is projected); null at the end of the range.
  */
-export function readChunk(
+function readChunk(
 	reader: ChunkReader,
 	pending: Uint8Array,
 	state: ParseState,
@@ -117,6 +117,31 @@ export function readChunk(
 		step.hashes.set(event.seq, lineHash(buffer.subarray(event.byteStart - base, event.byteEnd - base)));
 	}
 	return step;
+}
+
+/** One chunk of a file read from its start: its step, the parse offset it started at, and the bytes it read. */
+export interface FileChunk {
+	step: ChunkStep;
+	start: number;
+	bytesRead: number;
+}
+
+/**
+ * The chunks of a file read from its start (readChunk after readChunk), as the prefetch thread and the dictionary
+ * sample read new files. Ends at the end of `reader`, or before a line of `stopBefore` bytes or more. Each chunk is
+ * read when the caller asks for the next one, so a caller can wait (or stop) between chunks.
+ */
+export function* fileChunks(reader: ChunkReader, maxLine: number, stopBefore: number): Generator<FileChunk> {
+	let state = initialParseState();
+	let pending: Uint8Array = new Uint8Array(0);
+	for (;;) {
+		const before = reader.bytesRead;
+		const step = readChunk(reader, pending, state, maxLine, stopBefore);
+		if (!step || step === "too-long") return;
+		yield { step, start: state.byteOffset, bytesRead: reader.bytesRead - before };
+		state = step.state;
+		pending = step.pending;
+	}
 }
 
 /** A chunk step with its events' rows derived, ready to cross to the writing thread. */

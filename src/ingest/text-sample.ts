@@ -5,12 +5,11 @@
  * (its texts are packed alone) until a larger pass samples it.
  */
 import { closeSync } from "node:fs";
-import { initialParseState } from "../parse/parse-chunk.js";
 import type { SqliteDb } from "../store/db.js";
 import { storeTextDictionary, textDictionaryOf, trainTextDictionary } from "../store/text-dictionary.js";
 import { chunkReader } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";
-import { type ReadLimits, readChunk } from "./read-batch.js";
+import { fileChunks, type ReadLimits } from "./read-batch.js";
 
 /** New bytes a pass must bring to sample a dictionary. */
 export const MIN_SAMPLED_PASS_BYTES = 1 << 20;
@@ -52,16 +51,11 @@ function openingTexts(path: string, read: ReadLimits): string[] {
 	const texts: string[] = [];
 	try {
 		const reader = chunkReader(opened.fd, 0, Math.min(opened.file.size, SAMPLE_FILE_BYTES), read.chunkBytes);
-		let state = initialParseState();
-		let pending: Uint8Array = new Uint8Array(0);
 		let events = 0;
-		while (events < SAMPLE_EVENTS) {
-			const step = readChunk(reader, pending, state, read.maxLineBytes, SAMPLE_FILE_BYTES);
-			if (!step || step === "too-long") break;
+		for (const { step } of fileChunks(reader, read.maxLineBytes, SAMPLE_FILE_BYTES)) {
 			for (const e of step.events.slice(0, SAMPLE_EVENTS - events)) texts.push(...e.fragments.map((f) => f.text));
 			events += step.events.length;
-			state = step.state;
-			pending = step.pending;
+			if (events >= SAMPLE_EVENTS) break;
 		}
 	} catch {
 		// A sample is only a sample: the pass meets (and records) whatever is wrong with the file.
