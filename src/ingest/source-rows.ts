@@ -216,6 +216,15 @@ export class SourceRows {
 	}
 
 	/**
+	 * Writes FTS5's pending terms out as a segment now (a savepoint makes FTS5 flush them), inside the caller's
+	 * transaction. Called before a batch holding a line of HUGE_LINE_BYTES or more: the pending hash may hold up to
+	 * 8 MiB of earlier rows (migrations/0012_fts_merge_settings.sql), and such a line adds its own several MiB on top.
+	 */
+	flushPendingTerms(): void {
+		this.db.exec("SAVEPOINT pending_terms; RELEASE pending_terms");
+	}
+
+	/**
 	 * Rewrites the FTS documents of one event whose tree states changed, so its state tags stay true. A contentless
 	 * row can only be replaced whole, so its text is indexed again: each event changes state a few times in its life
 	 * (direct → summarized at a compaction, selected → alternate at a branch), so this stays proportional to the

@@ -266,8 +266,12 @@ export class SourceSyncer {
 		const { projected, receipts, hashes, sessionName, huge, state, pending } = batch;
 		result.bytesRead = batch.bytesRead;
 		// The parsed entries are garbage once readBatch returned (its frame held them): free them, and the long line's
-		// strings, before the insert adds the FTS body's copies.
-		if (huge) collectGarbage();
+		// strings, before the insert adds the FTS body's copies; and write out the earlier rows' pending terms, so the
+		// long line's terms reuse their memory instead of adding to it.
+		if (huge) {
+			collectGarbage();
+			this.rows.flushPendingTerms();
+		}
 		const reachedEnd = state.byteOffset + pending.length >= file.size && !hasNewline(pending);
 		const header = state.header;
 

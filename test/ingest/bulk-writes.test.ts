@@ -10,6 +10,7 @@ import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
+import { HUGE_LINE_BYTES } from "../../src/ingest/read-batch.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../src/parse/parse-chunk.js";
@@ -165,6 +166,32 @@ describe("bulk writes", () => {
 		expect(rows.find((r) => r.path === broken)?.lastError).toMatch(/unreadable parser state/);
 		const differences = verifyIndex(db, [{ path: sessions, subfolders: false }]).differences;
 		expect(differences.filter((d) => d.path !== broken)).toEqual([]);
+	});
+
+	it("a batch holding a huge line writes the group's pending FTS terms out first (peak memory regression)", async () => {
+		// FTS5 holds up to 8 MiB of pending terms (migration 0012); a line of HUGE_LINE_BYTES used to add its own on top.
+		const { root, sessions } = dirs();
+		await initFingerprints();
+		const gen = await createGeneration(root);
+		cleanups.unshift(() => gen.db.close());
+		writeSessions(sessions, 4, 5, "a");
+		const huge = join(sessions, "huge.jsonl");
+		const lines = lineFactory({ prefix: "h" });
+		writeFileSync(huge, lines.header() + lines.toolResult("c1", "bash", "hugeword ".repeat(HUGE_LINE_BYTES / 8)));
+		// Oldest last: the other files' terms are pending in the open group when the huge line's batch begins.
+		const past = new Date(Date.now() - 3_600_000);
+		utimesSync(huge, past, past);
+		const segments = () =>
+			(
+				gen.db.prepare("SELECT count(DISTINCT id >> 37) AS n FROM fragments_fts_data WHERE id >> 37 > 0").get() as {
+					n: number;
+				}
+			).n;
+		const result = await catchUp(gen.db, { roots: [{ path: sessions, subfolders: false }], groupMs: 60_000 });
+		expect(result.indexed).toBe(5);
+		// One group, one commit: the other files' terms in one segment, the huge line's in its own.
+		expect(segments()).toBe(2);
+		expect(verifyIndex(gen.db, [{ path: sessions, subfolders: false }]).differences).toEqual([]);
 	});
 
 	it("a group is due after its budget or at once when a writer is waiting, and commits its rows", async () => {
