@@ -50,7 +50,7 @@ export async function rebuildStore(
 	let created: Awaited<ReturnType<typeof createGeneration>> | undefined;
 	try {
 		created = await createGeneration(job.indexDir);
-		tuneForBulkWrites(created.db);
+		tuneForBulkWrites(created.db, job.threads);
 		const result = await catchUp(created.db, catchUpOptions(job, hooks, [rebuildLock, catchUpLock]));
 		settleWal(created.db);
 		created.db.close();

@@ -218,7 +218,8 @@ export class SourceRows {
 	/**
 	 * Writes FTS5's pending terms out as a segment now (a savepoint makes FTS5 flush them), inside the caller's
 	 * transaction. Called before a batch holding a line of HUGE_LINE_BYTES or more: the pending hash may hold up to
-	 * 8 MiB of earlier rows (migrations/0012_fts_merge_settings.sql), and such a line adds its own several MiB on top.
+	 * 8 MiB of earlier rows (a two-thread pass: catch-up-job.ts, PENDING_TERMS_BYTES), and such a line adds its own
+	 * several MiB on top.
 	 */
 	flushPendingTerms(): void {
 		this.db.exec("SAVEPOINT pending_terms; RELEASE pending_terms");

@@ -85,6 +85,26 @@ describe("bulk writes", () => {
 		expect(opened.store.db.pragma("mmap_size")).toBe(0);
 	});
 
+	it("a bulk pass sets FTS5's pending terms for its threads: 8 MiB with two, FTS5's 1 MiB with one", async () => {
+		const { indexDir } = dirs();
+		const opened = await openStore({ dir: indexDir });
+		if (!opened.ok) throw new Error(opened.error);
+		cleanups.unshift(() => opened.store.close());
+		const db = opened.store.db;
+		const hashsize = () => db.prepare("SELECT v FROM fragments_fts_config WHERE k = 'hashsize'").get();
+		tuneForBulkWrites(db, 2);
+		expect(hashsize()).toEqual({ v: 8 << 20 });
+		// Another connection of the store sees the setting (FTS5 keeps it in its _config table).
+		const other = await openStore({ dir: indexDir });
+		if (!other.ok) throw new Error(other.error);
+		cleanups.unshift(() => other.store.close());
+		expect(other.store.db.prepare("SELECT v FROM fragments_fts_config WHERE k = 'hashsize'").get()).toEqual({
+			v: 8 << 20,
+		});
+		tuneForBulkWrites(db, 1);
+		expect(hashsize()).toEqual({ v: 1 << 20 });
+	});
+
 	it("a catch-up leaves no WAL behind even while another connection keeps the database open", async () => {
 		const { sessions, indexDir } = dirs();
 		writeSessions(sessions, 40, 20);
@@ -181,6 +201,7 @@ describe("bulk writes", () => {
 		// Oldest last: the other files' terms are pending in the open group when the huge line's batch begins.
 		const past = new Date(Date.now() - 3_600_000);
 		utimesSync(huge, past, past);
+		tuneForBulkWrites(gen.db, 2);
 		const segments = () =>
 			(
 				gen.db.prepare("SELECT count(DISTINCT id >> 37) AS n FROM fragments_fts_data WHERE id >> 37 > 0").get() as {
