@@ -5,7 +5,7 @@
 
 import { isBusyError, isStoreDamage, type SqliteDb, storeErrorText } from "../store/db.js";
 import { releaseFreePages } from "../store/free-pages.js";
-import { DEFAULT_PENDING_TERMS_BYTES, setPendingTermsBytes } from "../store/fts-settings.js";
+import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
@@ -81,17 +81,21 @@ export function settleWal(db: Pick<SqliteDb, "pragma" | "exec">): void {
 }
 
 /**
- * FTS5's pending terms (`hashsize`) a bulk pass lets gather before writing them out as a segment, by its threads.
- * With two threads a 250 ms group commit gathers several MiB of terms: at FTS5's 1 MiB most of its segments were
- * cut mid-transaction and merged again, and 8 MiB took 6 % less CPU (docs/store.md, "FTS5's merges"). One thread
- * gathers less and keeps the default: 8 MiB cost its peak RSS 7 MiB (figure 6) for no measurable gain.
+ * How FTS5 writes during a bulk pass, by its threads (docs/store.md, "FTS5's merges"). With two threads a 250 ms
+ * group commit gathers several MiB of terms: at FTS5's defaults most of its segments were cut mid-transaction and
+ * merged four at a time, again and again; 8 MiB and merges of 8 took 8 % less CPU. One thread, Pi's background
+ * catch-up, keeps the defaults: 8 MiB cost its peak RSS 7 MiB (figure 6) for no measurable gain, and its hot-path
+ * waits (figure 8) were measured with merges of 4.
  */
-export const PENDING_TERMS_BYTES: Record<CatchUpThreads, number> = { 1: DEFAULT_PENDING_TERMS_BYTES, 2: 8 << 20 };
+export const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
+	1: FTS_DEFAULT_WRITE_SETTINGS,
+	2: { hashsize: 8 << 20, automerge: 8 },
+};
 
-/** Applies BULK_WRITE_PRAGMAS to a connection used only for bulk writes, and FTS5's pending terms for `threads`. */
+/** Applies BULK_WRITE_PRAGMAS to a connection used only for bulk writes, and BULK_FTS_SETTINGS for `threads`. */
 export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): void {
 	for (const p of BULK_WRITE_PRAGMAS) db.pragma(p);
-	setPendingTermsBytes(db, PENDING_TERMS_BYTES[threads]);
+	setFtsWriteSettings(db, BULK_FTS_SETTINGS[threads]);
 }
 
 /**

@@ -1,22 +1,33 @@
 /**
- * FTS5's write settings that a bulk pass chooses (the fixed ones are in migrations/0012_fts_merge_settings.sql).
- * FTS5 keeps them in its `_config` table, so one connection sets them for every connection of the store.
+ * FTS5's write settings, chosen by each bulk pass (docs/store.md, "FTS5's merges"). FTS5 keeps them in its
+ * `_config` table, so one connection sets them for every connection of the store until the next pass sets its own.
  */
 import type { SqliteDb } from "./db.js";
 
-/** FTS5's default `hashsize`: pending terms are written out as a segment once they pass this many bytes. */
-export const DEFAULT_PENDING_TERMS_BYTES = 1 << 20;
+/** How FTS5 writes: its `hashsize` and `automerge` options. */
+export interface FtsWriteSettings {
+	/** Pending terms are written out as a new segment once they pass this many bytes (and at every commit). */
+	hashsize: number;
+	/** Segments of one level merged into one of the next. */
+	automerge: number;
+}
+
+/** FTS5's defaults. */
+export const FTS_DEFAULT_WRITE_SETTINGS: FtsWriteSettings = { hashsize: 1 << 20, automerge: 4 };
 
 /**
- * Sets FTS5's `hashsize` (docs/store.md, "FTS5's merges") unless it already has that value; the write is a short
- * transaction of its own. Throws the driver's error.
+ * Sets each option that does not already have its value, in one short transaction of its own (none when all do).
+ * Throws the driver's error.
  */
-export function setPendingTermsBytes(db: Pick<SqliteDb, "prepare" | "transaction">, bytes: number): void {
-	const row = db.prepare<[], { v: number }>("SELECT v FROM fragments_fts_config WHERE k = 'hashsize'").get();
-	if ((row?.v ?? DEFAULT_PENDING_TERMS_BYTES) === bytes) return;
-	// FTS5 takes only an integer here, and a bound JS number is a double: the value goes into the SQL text.
-	const value = Math.trunc(bytes);
-	db.transaction(() =>
-		db.prepare(`INSERT INTO fragments_fts (fragments_fts, rank) VALUES ('hashsize', ${value})`).run(),
-	);
+export function setFtsWriteSettings(db: Pick<SqliteDb, "prepare" | "transaction">, settings: FtsWriteSettings): void {
+	const stored = db.prepare<[], { k: string; v: number }>("SELECT k, v FROM fragments_fts_config").all();
+	const current = (k: keyof FtsWriteSettings) => stored.find((r) => r.k === k)?.v ?? FTS_DEFAULT_WRITE_SETTINGS[k];
+	const changed = (Object.keys(settings) as Array<keyof FtsWriteSettings>).filter((k) => current(k) !== settings[k]);
+	if (changed.length === 0) return;
+	db.transaction(() => {
+		// FTS5 takes only an integer here, and a bound JS number is a double: the value goes into the SQL text.
+		for (const k of changed) {
+			db.prepare(`INSERT INTO fragments_fts (fragments_fts, rank) VALUES ('${k}', ${Math.trunc(settings[k])})`).run();
+		}
+	});
 }

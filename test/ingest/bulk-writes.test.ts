@@ -85,24 +85,30 @@ describe("bulk writes", () => {
 		expect(opened.store.db.pragma("mmap_size")).toBe(0);
 	});
 
-	it("a bulk pass sets FTS5's pending terms for its threads: 8 MiB with two, FTS5's 1 MiB with one", async () => {
+	it("a bulk pass sets how FTS5 writes for its threads: 8 MiB and merges of 8 with two, FTS5's defaults with one", async () => {
 		const { indexDir } = dirs();
 		const opened = await openStore({ dir: indexDir });
 		if (!opened.ok) throw new Error(opened.error);
 		cleanups.unshift(() => opened.store.close());
 		const db = opened.store.db;
-		const hashsize = () => db.prepare("SELECT v FROM fragments_fts_config WHERE k = 'hashsize'").get();
+		const config = (d: typeof db) =>
+			d.prepare("SELECT k, v FROM fragments_fts_config WHERE k IN ('automerge', 'hashsize') ORDER BY k").all();
 		tuneForBulkWrites(db, 2);
-		expect(hashsize()).toEqual({ v: 8 << 20 });
-		// Another connection of the store sees the setting (FTS5 keeps it in its _config table).
+		const two = [
+			{ k: "automerge", v: 8 },
+			{ k: "hashsize", v: 8 << 20 },
+		];
+		expect(config(db)).toEqual(two);
+		// Another connection of the store sees the settings (FTS5 keeps them in its _config table).
 		const other = await openStore({ dir: indexDir });
 		if (!other.ok) throw new Error(other.error);
 		cleanups.unshift(() => other.store.close());
-		expect(other.store.db.prepare("SELECT v FROM fragments_fts_config WHERE k = 'hashsize'").get()).toEqual({
-			v: 8 << 20,
-		});
+		expect(config(other.store.db)).toEqual(two);
 		tuneForBulkWrites(db, 1);
-		expect(hashsize()).toEqual({ v: 1 << 20 });
+		expect(config(db)).toEqual([
+			{ k: "automerge", v: 4 },
+			{ k: "hashsize", v: 1 << 20 },
+		]);
 	});
 
 	it("a catch-up leaves no WAL behind even while another connection keeps the database open", async () => {

@@ -100,19 +100,16 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last two migrations (0011_parent_session_id, 0012_fts_merge_settings), as if an older version had
-		// created the store, and leave it a fork whose parent file name carries the parent's session id.
+		// Undo the last migration (0011_parent_session_id), as if an older version had created the store, and leave it
+		// a fork whose parent file name carries the parent's session id.
 		first.db.exec("DROP INDEX sources_parent_id");
 		first.db.exec("ALTER TABLE sources DROP COLUMN parent_session_id");
-		first.db.exec("INSERT INTO fragments_fts (fragments_fts, rank) VALUES ('automerge', 4)");
 		first.db
 			.prepare("INSERT INTO sources (path, dev, ino, size, mtime_ms, parent_session) VALUES (?, '1', '2', 0, 0, ?)")
 			.run("/s/child.jsonl", "/gone/2026-12-02T12-32-22-200Z_01a236bd-dcb7-7287-9588-bf4e8d79a767.jsonl");
-		for (let i = 0; i < 2; i++) {
-			first.db.exec(
-				"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
-			);
-		}
+		first.db.exec(
+			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
+		);
 		first.close();
 		const second = await open(dir);
 		expect(second.file).toBe(first.file);
@@ -133,8 +130,6 @@ describe("openStore", () => {
 		).toEqual({
 			id: "01a236bd-dcb7-7287-9588-bf4e8d79a767",
 		});
-		// FTS5's merges (migrations/0012_fts_merge_settings.sql) are the migrated store's too.
-		expect(second.db.prepare("SELECT v FROM fragments_fts_config WHERE k = 'automerge'").get()).toEqual({ v: 8 });
 	});
 
 	it("rebuilds a store with another index format as a new generation and deletes the old file", async () => {
