@@ -66,7 +66,7 @@ export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384", "mmap_size = 0"
  * used to leave a 64 MiB+ WAL behind while any other connection stayed open). Best effort: a reader still holding an
  * old snapshot only defers the truncation to a later checkpoint, a busy writer the release to the next pass.
  */
-export function settleWal(db: Pick<SqliteDb, "pragma" | "exec">): void {
+export function settlePass(db: Pick<SqliteDb, "pragma" | "exec">): void {
 	try {
 		releaseFreePages(db);
 	} catch (err) {
@@ -188,7 +188,7 @@ export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Prom
 				tuneForBulkWrites(store.db, job.threads);
 				// A compromised lock means another process may have taken over: stop writing at once.
 				const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
-				settleWal(store.db);
+				settlePass(store.db);
 				store.close();
 				return { kind: "done", result };
 			} catch (err) {

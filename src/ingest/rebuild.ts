@@ -12,7 +12,7 @@ import {
 	type CatchUpJob,
 	catchUpOptions,
 	type JobHooks,
-	settleWal,
+	settlePass,
 	tuneForBulkWrites,
 } from "./catch-up-job.js";
 import { initFingerprints } from "./fingerprint.js";
@@ -52,7 +52,7 @@ export async function rebuildStore(
 		created = await createGeneration(job.indexDir);
 		tuneForBulkWrites(created.db, job.threads);
 		const result = await catchUp(created.db, catchUpOptions(job, hooks, [rebuildLock, catchUpLock]));
-		settleWal(created.db);
+		settlePass(created.db);
 		created.db.close();
 		if (result.stopped) {
 			removeGenerationFiles(job.indexDir, created.file);

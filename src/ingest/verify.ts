@@ -155,7 +155,11 @@ function verifySource(s: StoredSource, stored: StoredRows, add: AddDifference): 
 	// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
 	const states = computeTreeStates(expected.map(treeNodeOf));
 	const texts = new Map<number, StoredFragmentText[]>();
-	for (const f of stored.texts.all(s.id)) texts.set(f.seq, [...(texts.get(f.seq) ?? []), f.text]);
+	for (const f of stored.texts.all(s.id)) {
+		const list = texts.get(f.seq);
+		if (list) list.push(f.text);
+		else texts.set(f.seq, [f.text]);
+	}
 	const events = stored.events.all(s.id).map((e) => ({ ...e, texts: texts.get(e.seq) ?? [] }));
 	verifyEvents(s.path, bytes, expected, events, states, stored.dictionary, add);
 }
