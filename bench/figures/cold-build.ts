@@ -37,6 +37,8 @@ export interface ColdBuildResult {
 
 /** Issue 15's goals for a cold build of the large corpus. */
 const BUILD_GOAL_MS = 35_000;
+/** Issue 7's goal for figure 1: a build runs at least this fraction of the raw FTS5 insert rate of the same text. */
+const RAW_GOAL_RATIO = 0.7;
 const RSS_GOAL_BYTES = 200 * 2 ** 20;
 const RSS_GOAL_RATIO = 1.3;
 const INDEX_GOAL_RATIO = 0.5;
@@ -48,6 +50,28 @@ export function measureRawFts(ctx: BenchContext, m: CorpusManifest, tag: string)
 		sessionsDir: m.sessionsDir,
 		dbPath: join(ctx.workDir, `raw-fts-${tag}.db`),
 	});
+}
+
+/**
+ * A cold build against the raw FTS5 floor: the same extracted text (the project's projection, `rl.textBytes`) per
+ * second of the whole build. The index stores that text packed, so its stored bytes would understate the rate.
+ */
+function buildRow(
+	figure: string,
+	b: ColdBuildResult,
+	rl: RawFtsResult,
+	o: { note: string; complete: boolean; rawGoal: boolean },
+): FigureRow {
+	const ratio = rl.insertMs / b.ms;
+	return {
+		figure,
+		measured: `${fmtRate(rl.textBytes, b.ms)} (${fmtMs(b.ms)})`,
+		baseline: `${fmtRate(rl.textBytes, rl.insertMs)} raw FTS5 (${fmtMs(rl.insertMs)})`,
+		ratio: ratioText(ratio),
+		goal: o.rawGoal ? "≤ 35 s; ≥ 0.70× raw" : "≤ 35 s",
+		met: b.ms <= BUILD_GOAL_MS && (!o.rawGoal || ratio >= RAW_GOAL_RATIO) && o.complete,
+		note: o.note,
+	};
 }
 
 export const coldBuild: Figure = {
@@ -72,7 +96,6 @@ export const coldBuild: Figure = {
 			ctx.indexDirs[tag] = indexDir;
 		}
 		const rl = raw.large as RawFtsResult;
-		const rawRate = rl.textBytes / rl.insertMs;
 		rows.push({
 			figure: `Raw FTS5 insert floor (${scaleLabel(ctx.large)})`,
 			measured: `${fmtRate(rl.textBytes, rl.insertMs)} text`,
@@ -88,7 +111,7 @@ export const coldBuild: Figure = {
 			const reason = ctx.project.reason ?? "cold build skipped";
 			rows.push(
 				skippedRow(
-					"1 Cold build: fragment text MiB/s",
+					"1 Cold build: text indexed MiB/s",
 					"≤ 35 s; ≥ 0.70× raw",
 					reason,
 					fmtRate(rl.textBytes, rl.insertMs),
@@ -99,19 +122,15 @@ export const coldBuild: Figure = {
 			rows.push(skippedRow("7 Index size / JSONL size", "≤ 0.5×", reason));
 			return rows;
 		}
-		const textRate = bl.fragmentTextBytes / bl.ms;
-		const ratio = textRate / rawRate;
 		const incomplete =
 			bl.coverage.indexed !== bl.coverage.known ? ` (only ${bl.coverage.indexed} of ${bl.coverage.known} indexed)` : "";
-		rows.push({
-			figure: `1 Cold build, ${scaleLabel(ctx.large)}: fragment text`,
-			measured: `${fmtRate(bl.fragmentTextBytes, bl.ms)} (${fmtMs(bl.ms)})`,
-			baseline: `${fmtRate(rl.textBytes, rl.insertMs)} raw FTS5`,
-			ratio: ratioText(ratio),
-			goal: "≤ 35 s; ≥ 0.70× raw",
-			met: bl.ms <= BUILD_GOAL_MS && ratio >= 0.7 && !incomplete,
-			note: `JSONL ${fmtRate(ctx.large.totalBytes, bl.ms)}; fragment text ${fmtMiB(bl.fragmentTextBytes)} vs raw-extracted ${fmtMiB(rl.textBytes)}${incomplete}`,
-		});
+		rows.push(
+			buildRow(`1 Cold build, ${scaleLabel(ctx.large)}: text indexed`, bl, rl, {
+				note: `JSONL ${fmtRate(ctx.large.totalBytes, bl.ms)}; stored text ${fmtMiB(bl.fragmentTextBytes)} (packed) of the ${fmtMiB(rl.textBytes)} indexed${incomplete}`,
+				complete: !incomplete,
+				rawGoal: true,
+			}),
+		);
 		ctx.log(`cold build at ${scaleLabel(ctx.large)} with two threads`);
 		const twoDir = join(ctx.workDir, "index-large-two-threads");
 		const two = await runChild<ColdBuildResult>("cold-build", {
@@ -121,21 +140,19 @@ export const coldBuild: Figure = {
 		});
 		rmSync(twoDir, { recursive: true, force: true });
 		const twoComplete = two.coverage.indexed === two.coverage.known;
-		rows.push({
-			figure: `1b Cold build with two threads (as \`reindex\` runs it), ${scaleLabel(ctx.large)}`,
-			measured: fmtMs(two.ms),
-			baseline: `${fmtMs(bl.ms)} with one`,
-			ratio: ratioText(two.ms / bl.ms),
-			goal: "≤ 35 s",
-			met: two.ms <= BUILD_GOAL_MS && twoComplete,
-			note: `peak RSS ${fmtMiB(two.peakRss)} (one thread: ${fmtMiB(bl.peakRss)}); main-thread stall max ${fmtMs(two.stalls.maxMs)}${twoComplete ? "" : " (incomplete)"}`,
-		});
+		rows.push(
+			buildRow(`1b Cold build with two threads (as \`reindex\` runs it), ${scaleLabel(ctx.large)}`, two, rl, {
+				note: `one thread ${fmtMs(bl.ms)} (${ratioText(two.ms / bl.ms)}); peak RSS ${fmtMiB(two.peakRss)} (one thread: ${fmtMiB(bl.peakRss)}); main-thread stall max ${fmtMs(two.stalls.maxMs)}${twoComplete ? "" : " (incomplete)"}`,
+				complete: twoComplete,
+				rawGoal: false,
+			}),
+		);
 		const rs = raw.small as RawFtsResult;
 		rows.push({
-			figure: `1 Cold build, ${scaleLabel(ctx.small)}: fragment text`,
-			measured: `${fmtRate(bs.fragmentTextBytes, bs.ms)} (${fmtMs(bs.ms)})`,
+			figure: `1 Cold build, ${scaleLabel(ctx.small)}: text indexed`,
+			measured: `${fmtRate(rs.textBytes, bs.ms)} (${fmtMs(bs.ms)})`,
 			baseline: `${fmtRate(rs.textBytes, rs.insertMs)} raw FTS5`,
-			ratio: ratioText(bs.fragmentTextBytes / bs.ms / (rs.textBytes / rs.insertMs)),
+			ratio: ratioText(rs.insertMs / bs.ms),
 			goal: "report (startup costs dominate)",
 			met: null,
 		});
