@@ -12,8 +12,8 @@ export interface Extractor {
 	extract(file: string): string[];
 }
 
-const PROJECT_ENTRY = "../../src/project/project-entry.js";
-const SEARCH_TEXT = "../../src/text/search-text.js";
+const PROJECT_ENTRY = "../../dist/project/project-entry.js";
+const SEARCH_TEXT = "../../dist/text/search-text.js";
 
 function blocksText(content: unknown, out: string[]): void {
 	if (typeof content === "string") {

@@ -36,9 +36,9 @@ export interface OpenOptions {
 /** The project API as loaded, or why it is not available. */
 export type ProjectApi = { ok: true; open(o: OpenOptions): Promise<BenchIndex> } | { ok: false; reason: string };
 
-// Variable specifiers keep tsc from resolving modules that may not exist yet.
-const INDEX_MANAGER = "../../src/ingest/index-manager.js";
-const QUERY_INDEX = "../../src/query/index.js";
+// The shipped JavaScript (dist/, which `npm run bench` builds when stale): what Pi and the CLI run.
+const INDEX_MANAGER = "../../dist/ingest/index-manager.js";
+const QUERY_INDEX = "../../dist/query/index.js";
 
 interface ManagerLike {
 	startCatchUp(): Promise<{ kind: string; error?: string; reason?: string }>;
