@@ -10,13 +10,18 @@ import { RESULT_PREFIX } from "./lib/child.js";
 import { loadExtractor } from "./lib/extract.js";
 import { databaseBytes, dirBytes, listJsonl } from "./lib/files.js";
 import { now, startRssSampler, startStallMonitor } from "./lib/measure.js";
-import { loadProjectApi } from "./lib/project-api.js";
+import { loadProjectApi, projectModuleUrl } from "./lib/project-api.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Args = Record<string, unknown>;
 
 const tasks: Record<string, (a: Args) => Promise<unknown>> = {
+	/** What a task process runs: Node's flags (inherited by its worker threads) and the project module it loads. */
+	async runtime() {
+		return { execArgv: process.execArgv, projectModule: projectModuleUrl() };
+	},
+
 	/** Insert the extracted fragment text of every file into a bare FTS5 table; only inserts are timed. */
 	async "raw-fts"(a) {
 		const files = listJsonl(a.sessionsDir as string);

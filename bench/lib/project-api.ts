@@ -40,6 +40,11 @@ export type ProjectApi = { ok: true; open(o: OpenOptions): Promise<BenchIndex> }
 const INDEX_MANAGER = "../../dist/ingest/index-manager.js";
 const QUERY_INDEX = "../../dist/query/index.js";
 
+/** Where the index manager the tasks measure is loaded from. */
+export function projectModuleUrl(): string {
+	return import.meta.resolve(INDEX_MANAGER);
+}
+
 interface ManagerLike {
 	startCatchUp(): Promise<{ kind: string; error?: string; reason?: string }>;
 	syncFile(path: string): Promise<{ status: string; error?: string }>;
