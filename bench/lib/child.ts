@@ -41,11 +41,10 @@ export function runChild<T>(
 	options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<T> {
 	return new Promise((resolvePromise, reject) => {
-		const child = spawn(
-			process.execPath,
-			[...(options.nodeArgs ?? []), childScript(), task, JSON.stringify(args)],
-			{ env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] },
-		);
+		const child = spawn(process.execPath, [...(options.nodeArgs ?? []), childScript(), task, JSON.stringify(args)], {
+			env: { ...process.env, ...options.env },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		let out = "";
 		let err = "";
 		child.stdout.on("data", (d) => {
