@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CorpusManifest } from "../corpus/generate.js";
 import { runChild } from "../lib/child.js";
+import { warmFiles } from "../lib/files.js";
 import { fmtMiB, fmtMs, fmtRate } from "../lib/measure.js";
 import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
 
@@ -90,6 +91,7 @@ export const coldBuild: Figure = {
 			if (!ctx.project.ok) continue;
 			ctx.log(`cold build at ${scaleLabel(m)}`);
 			const indexDir = join(ctx.workDir, `index-${tag}`);
+			warmFiles(m.sessionsDir);
 			const r = await runChild<ColdBuildResult>("cold-build", { agentDir: m.agentDir, indexDir });
 			if (r.skipped) continue;
 			built[tag] = r;
@@ -133,6 +135,7 @@ export const coldBuild: Figure = {
 		);
 		ctx.log(`cold build at ${scaleLabel(ctx.large)} with two threads`);
 		const twoDir = join(ctx.workDir, "index-large-two-threads");
+		warmFiles(ctx.large.sessionsDir);
 		const two = await runChild<ColdBuildResult>("cold-build", {
 			agentDir: ctx.large.agentDir,
 			indexDir: twoDir,

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { generateOne } from "../corpus/generate.js";
 import { CORPUS_ROOT_CWD } from "../corpus/markers.js";
 import { runChild } from "../lib/child.js";
+import { warmFiles } from "../lib/files.js";
 import { fmtMs, percentile } from "../lib/measure.js";
 import type { ColdBuildResult } from "./cold-build.js";
 import { type Figure, ratioText, scaleLabel, skippedRow } from "./types.js";
@@ -48,6 +49,7 @@ export const contention: Figure = {
 		// Fresh index: the other process must do a full catch-up while this one syncs.
 		rmSync(indexDir, { recursive: true, force: true });
 		const stopFile = join(dir, "stop");
+		warmFiles(ctx.large.sessionsDir);
 		ctx.log("contention: hot-path syncs during a full catch-up");
 		const build = runChild<ColdBuildResult>("cold-build", {
 			agentDir: ctx.large.agentDir,

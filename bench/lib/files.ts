@@ -1,5 +1,5 @@
 /** Small file-system helpers shared by the bench tasks. */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** Every `*.jsonl` under a directory, sorted. */
@@ -31,4 +31,22 @@ export function databaseBytes(dir: string): number {
 	return readdirSync(dir)
 		.filter((f) => f.endsWith(".sqlite"))
 		.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
+
+/**
+ * Reads every session file once, untimed, so a timed build reads its corpus from the page cache like the raw FTS5
+ * floor before it. The bench machine's kernel pages out what was not touched for about a minute (DAMON reclaim:
+ * `kdamond`), so a build started after another read part of its corpus from disk: a two-thread build took 80 s
+ * instead of 36, its writer waiting 32 s for the prefetch thread.
+ */
+export function warmFiles(sessionsDir: string): void {
+	const buf = Buffer.allocUnsafe(1 << 20);
+	for (const file of listJsonl(sessionsDir)) {
+		const fd = openSync(file, "r");
+		try {
+			while (readSync(fd, buf, 0, buf.length, null) > 0) {}
+		} finally {
+			closeSync(fd);
+		}
+	}
 }
