@@ -103,9 +103,9 @@ directory between runs.
    (extracted with the project's own \`projectEntry\` + \`searchText\` when they load, otherwise a JSON walk with the
    same rules) inserted into a bare contentless FTS5 table with the same tokenizer (\`unicode61 remove_diacritics 2\`)
    and pragmas (WAL, \`synchronous=NORMAL\`) in 4 MiB transactions; only the inserts are timed. Every session file is
-   read once, untimed, just before each build (\`warmFiles\`), so each build reads a cached corpus as the floor did. Both rates are that
-   text's MiB per second (the index stores it packed, so its own stored bytes would understate the rate); the ratio
-   is the floor's time over the build's. Goals: ≤ 35 s and ≥ 70 % of raw.
+   read once, untimed, just before each build (\`warmFiles\`), so each build reads a cached corpus as the floor did.
+   Both rates are that text's MiB per second (the index stores it packed, so its own stored bytes would understate
+   the rate); the ratio is the floor's time over the build's. Goals: ≤ 35 s and ≥ 70 % of raw.
 2. **Warm start.** In a fresh process: \`IndexManager.open\` on the index built by figure 1, then one search; the
    time from open to the answer. Median of several processes per scale, the two scales interleaved. Goal: large/small
    ≤ 1.5× and tens of milliseconds.
