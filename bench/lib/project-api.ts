@@ -36,7 +36,8 @@ export interface OpenOptions {
 /** The project API as loaded, or why it is not available. */
 export type ProjectApi = { ok: true; open(o: OpenOptions): Promise<BenchIndex> } | { ok: false; reason: string };
 
-// The shipped JavaScript (dist/, which `npm run bench` builds when stale): what Pi and the CLI run.
+// The shipped JavaScript (dist/, which `npm run bench` builds when stale): what Pi and the CLI run. Variable
+// specifiers, so the bundled child (bench/lib/child.ts) imports dist/ rather than carrying a copy of it.
 const INDEX_MANAGER = "../../dist/ingest/index-manager.js";
 const QUERY_INDEX = "../../dist/query/index.js";
 

@@ -195,7 +195,7 @@ describe("bulk writes", () => {
 	});
 
 	it("a batch holding a huge line writes the group's pending FTS terms out first (peak memory regression)", async () => {
-		// FTS5 holds up to 8 MiB of pending terms (migration 0012); a line of HUGE_LINE_BYTES used to add its own on top.
+		// A two-thread pass lets FTS5 hold up to 8 MiB of pending terms; a line of HUGE_LINE_BYTES used to add its own on top.
 		const { root, sessions } = dirs();
 		await initFingerprints();
 		const gen = await createGeneration(root);
