@@ -7,7 +7,7 @@ import { BENCH_QUERIES, type BenchQuery } from "../corpus/markers.js";
 import { realWordQueries } from "../corpus/real-queries.js";
 import { runChild } from "../lib/child.js";
 import { fmtMs, median, now, percentile } from "../lib/measure.js";
-import { type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
+import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
 
 /** Whether `rg` is on PATH (and its version line). */
 export function ripgrepVersion(): string | null {
@@ -32,42 +32,110 @@ export function timeRipgrep(pattern: string, dir: string): { ms: number; matchin
 	return { ms, matchingLines };
 }
 
-const GOAL = "≥ 20× faster than rg";
+/** Figure 4's goals: the index against ripgrep, and each query class's p95 (rare terms tighter). */
+const RG_GOAL_RATIO = 20;
+const GOAL = `≥ ${RG_GOAL_RATIO}× faster than rg`;
+const classTargetMs = (q: BenchQuery) => (q.name === "rare term" ? 5 : 30);
+
+type IndexTimes = { times: number[][]; hits: number[]; skipped?: string };
+type RipgrepTimes = { version: string | null; times: number[]; checks: string[] };
+type ListAllTimes = { times: number[]; sessions: number; peakRss: number };
+
+/** Every query as `rg -c -F -i` over the same files (none when rg is missing). */
+function measureRipgrep(ctx: BenchContext, queries: readonly BenchQuery[]): RipgrepTimes {
+	const m = ctx.large;
+	const rg: RipgrepTimes = { version: ripgrepVersion(), times: [], checks: [] };
+	if (!rg.version) return rg;
+	const reps = ctx.quick ? 2 : 3;
+	ctx.log(`ripgrep: ${queries.length} queries × ${reps}`);
+	timeRipgrep(queries[0].rgPattern, m.sessionsDir); // warm the page cache
+	for (let r = 0; r < reps; r++) {
+		for (const q of queries) {
+			const res = timeRipgrep(q.rgPattern, m.sessionsDir);
+			rg.times.push(res.ms);
+			if (r === 0 && q.marker && res.matchingLines !== m.markers[q.marker])
+				rg.checks.push(`${q.name}: rg ${res.matchingLines} lines, generator ${m.markers[q.marker]}`);
+		}
+	}
+	return rg;
+}
+
+/** Figure 4's p50 and p95 rows: the index against ripgrep over all queries. */
+function ripgrepRows(ctx: BenchContext, rg: RipgrepTimes, all: number[], reason: string): FigureRow[] {
+	const note = rg.version
+		? `${rg.version}, \`rg -c -F -i\`, ${rg.times.length} runs${rg.checks.length ? `; count mismatch: ${rg.checks.join("; ")}` : ""}`
+		: "ripgrep not found: install ripgrep (`apt-get install -y ripgrep`) to measure this baseline";
+	return ([0.5, 0.95] as const).map((q): FigureRow => {
+		const figure = `4 Search p${q * 100} vs rg, ${scaleLabel(ctx.large)}`;
+		const base = rg.version ? fmtMs(percentile(rg.times, q)) : "skipped (no rg)";
+		if (!all.length) return { ...skippedRow(figure, GOAL, reason, base), note: `${reason}; ${note}` };
+		const ratio = percentile(rg.times, q) / percentile(all, q);
+		return {
+			figure,
+			measured: fmtMs(percentile(all, q)),
+			baseline: base,
+			ratio: rg.version ? ratioText(ratio, " faster") : "—",
+			goal: GOAL,
+			met: rg.version ? ratio >= RG_GOAL_RATIO : null,
+			note,
+		};
+	});
+}
+
+/** One row per query class: in-process p50/p95 against its target. */
+function classRows(ctx: BenchContext, queries: readonly BenchQuery[], idx: IndexTimes): FigureRow[] {
+	return queries.map((q, i) => {
+		const times = idx.times[i] ?? [];
+		const target = classTargetMs(q);
+		return {
+			figure: `4 Search class: ${q.name}, ${scaleLabel(ctx.large)}`,
+			measured: `p50 ${fmtMs(percentile(times, 0.5))}, p95 ${fmtMs(percentile(times, 0.95))}`,
+			baseline: "—",
+			ratio: "—",
+			goal: `p95 ≤ ${target} ms`,
+			met: ctx.quick ? null : percentile(times, 0.95) <= target,
+			note: `${idx.hits[i]} hits`,
+		};
+	});
+}
+
+function listAllRow(
+	ctx: BenchContext,
+	queries: readonly BenchQuery[],
+	la: ListAllTimes,
+	idx: IndexTimes | undefined,
+	all: number[],
+	reason: string,
+): FigureRow {
+	const laMs = median(la.times);
+	return {
+		figure: `4 Search p50 vs Pi listAll() (/resume), ${scaleLabel(ctx.large)}`,
+		measured: all.length ? fmtMs(percentile(all, 0.5)) : "skipped",
+		baseline: `${fmtMs(laMs)} for ${la.sessions.toLocaleString("en-US")} sessions`,
+		ratio: all.length ? ratioText(laMs / percentile(all, 0.5), " faster") : "—",
+		goal: "report",
+		met: null,
+		note:
+			idx && !idx.skipped
+				? `per query (hits, p50): ${queries.map((q, i) => `${q.name} ${idx.hits[i]}, ${fmtMs(median(idx.times[i] ?? []))}`).join("; ")}`
+				: reason,
+	};
+}
 
 export const search: Figure = {
 	name: "search",
 	async run(ctx) {
-		const rows: FigureRow[] = [];
 		const m = ctx.large;
 		// An external corpus (bigcorpus.py) has no planted markers: its classes are real words.
 		const queries: readonly BenchQuery[] = m.generatorVersion === 0 ? realWordQueries(m) : BENCH_QUERIES;
-		const label = scaleLabel(m);
-		// ripgrep over the same files.
-		const rgVersion = ripgrepVersion();
-		const rgTimes: number[] = [];
-		const rgChecks: string[] = [];
-		if (rgVersion) {
-			const reps = ctx.quick ? 2 : 3;
-			ctx.log(`ripgrep: ${queries.length} queries × ${reps}`);
-			timeRipgrep(queries[0].rgPattern, m.sessionsDir); // warm the page cache
-			for (let r = 0; r < reps; r++) {
-				for (const q of queries) {
-					const res = timeRipgrep(q.rgPattern, m.sessionsDir);
-					rgTimes.push(res.ms);
-					if (r === 0 && q.marker && res.matchingLines !== m.markers[q.marker])
-						rgChecks.push(`${q.name}: rg ${res.matchingLines} lines, generator ${m.markers[q.marker]}`);
-				}
-			}
-		}
-		// Pi's listAll over the same agent dir.
+		const rg = measureRipgrep(ctx, queries);
 		ctx.log("Pi SessionManager.listAll()");
-		const la = await runChild<{ times: number[]; sessions: number; peakRss: number }>(
+		const la = await runChild<ListAllTimes>(
 			"list-all",
 			{ reps: ctx.quick ? 2 : 3 },
 			{ env: { PI_CODING_AGENT_DIR: m.agentDir }, nodeArgs: ["--max-old-space-size=8192"] },
 		);
-		// The index.
-		let idx: { times: number[][]; hits: number[]; skipped?: string } | undefined;
+		let idx: IndexTimes | undefined;
 		if (ctx.project.ok && ctx.indexDirs.large) {
 			ctx.log(`index search: ${queries.length} queries`);
 			idx = await runChild("search", {
@@ -79,60 +147,10 @@ export const search: Figure = {
 		}
 		const reason = idx?.skipped ?? ctx.project.reason ?? "no index built";
 		const all = idx && !idx.skipped ? idx.times.flat() : [];
-		const rgNote = rgVersion
-			? `${rgVersion}, \`rg -c -F -i\`, ${rgTimes.length} runs${rgChecks.length ? `; count mismatch: ${rgChecks.join("; ")}` : ""}`
-			: "ripgrep not found: install ripgrep (`apt-get install -y ripgrep`) to measure this baseline";
-		for (const [q, name] of [
-			[0.5, "p50"],
-			[0.95, "p95"],
-		] as const) {
-			const figure = `4 Search ${name} vs rg, ${label}`;
-			const base = rgVersion ? fmtMs(percentile(rgTimes, q)) : "skipped (no rg)";
-			if (!all.length) {
-				rows.push({ ...skippedRow(figure, GOAL, reason, base), note: `${reason}; ${rgNote}` });
-				continue;
-			}
-			const ratio = percentile(rgTimes, q) / percentile(all, q);
-			rows.push({
-				figure,
-				measured: fmtMs(percentile(all, q)),
-				baseline: base,
-				ratio: rgVersion ? ratioText(ratio, " faster") : "—",
-				goal: GOAL,
-				met: rgVersion ? ratio >= 20 : null,
-				note: rgNote,
-			});
-		}
-		// One row per query class: in-process p50/p95 against the issue's target (≤ 30 ms p95, rare ≤ 5 ms).
-		if (idx && !idx.skipped) {
-			queries.forEach((q, i) => {
-				const times = idx?.times[i] ?? [];
-				const target = q.name === "rare term" ? 5 : 30;
-				rows.push({
-					figure: `4 Search class: ${q.name}, ${label}`,
-					measured: `p50 ${fmtMs(percentile(times, 0.5))}, p95 ${fmtMs(percentile(times, 0.95))}`,
-					baseline: "—",
-					ratio: "—",
-					goal: `p95 ≤ ${target} ms`,
-					met: ctx.quick ? null : percentile(times, 0.95) <= target,
-					note: `${idx?.hits[i]} hits`,
-				});
-			});
-		}
-		const laMs = median(la.times);
-		const hitNote =
-			idx && !idx.skipped
-				? `per query (hits, p50): ${queries.map((q, i) => `${q.name} ${idx?.hits[i]}, ${fmtMs(median(idx?.times[i] ?? []))}`).join("; ")}`
-				: reason;
-		rows.push({
-			figure: `4 Search p50 vs Pi listAll() (/resume), ${label}`,
-			measured: all.length ? fmtMs(percentile(all, 0.5)) : "skipped",
-			baseline: `${fmtMs(laMs)} for ${la.sessions.toLocaleString("en-US")} sessions`,
-			ratio: all.length ? ratioText(laMs / percentile(all, 0.5), " faster") : "—",
-			goal: "report",
-			met: null,
-			note: hitNote,
-		});
-		return rows;
+		return [
+			...ripgrepRows(ctx, rg, all, reason),
+			...(idx && !idx.skipped ? classRows(ctx, queries, idx) : []),
+			listAllRow(ctx, queries, la, idx, all, reason),
+		];
 	},
 };
