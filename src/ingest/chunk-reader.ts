@@ -2,6 +2,7 @@
  * Reads a file from an offset in fixed-size chunks, so memory stays bounded whatever the file size.
  * Counts bytes read, which tests use to prove that an append reads only the new bytes.
  */
+import { NEWLINE } from "../parse/parse-chunk.js";
 import { readRange } from "./fingerprint.js";
 
 /** Default chunk size: large enough for throughput, small enough to keep memory flat. */
@@ -55,13 +56,11 @@ export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxByt
 		read = true;
 		parts.push(chunk);
 		size += chunk.length;
-		if (chunk.includes(LINE_FEED) || size >= maxBytes) break;
+		if (chunk.includes(NEWLINE) || size >= maxBytes) break;
 	}
 	if (!read) return null;
 	return parts.length === 1 ? parts[0] : joinAll(parts, size);
 }
-
-const LINE_FEED = 0x0a;
 
 function joinAll(parts: readonly Uint8Array[], size: number): Uint8Array {
 	const out = new Uint8Array(size);

@@ -3,7 +3,7 @@
  * until the batch budget is crossed or a hot-path writer asks for the lock. A chunk comes from the file itself or,
  * in a bulk pass, ready-made from the prefetch thread (prefetch.ts): same lines, same parse states.
  */
-import { DEFAULT_MAX_LINE_BYTES, initialParseState, parseChunk } from "../parse/parse-chunk.js";
+import { DEFAULT_MAX_LINE_BYTES, initialParseState, NEWLINE, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
@@ -125,11 +125,9 @@ function readChunk(
 /** True when the first line of `buffer` (the unfinished line the last parse left, and on) is HUGE_LINE_BYTES or longer. */
 export function startsLongLine(buffer: Uint8Array): boolean {
 	if (buffer.length < HUGE_LINE_BYTES) return false;
-	const end = buffer.indexOf(LINE_FEED);
+	const end = buffer.indexOf(NEWLINE);
 	return end < 0 || end >= HUGE_LINE_BYTES;
 }
-
-const LINE_FEED = 0x0a;
 
 /** One chunk of a file read from its start: its step, the parse offset it started at, and the bytes it read. */
 export interface FileChunk {

@@ -10,8 +10,9 @@ import type { ParseChunkResult, ParsedEntry, ParseOptions, ParseState, SessionHe
 /** Default cap on one line's size; longer lines are skipped unparsed. */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
-const NEWLINE = 0x0a;
-const CR = 0x0d;
+/** The bytes that end a JSONL line: `\n`, and a `\r` before it (which the line's text leaves out). */
+export const NEWLINE = 0x0a;
+export const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
 // ignoreBOM keeps a U+FEFF that is not at file offset 0 (Pi's JSON.parse rejects such a line too).
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });

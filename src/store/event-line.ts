@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync } from "node:fs";
 import { lineHash, readRange } from "../ingest/fingerprint.js";
+import { CR, NEWLINE } from "../parse/parse-chunk.js";
 import { projectEntry } from "../project/project-entry.js";
 import { codePointLength } from "../text/code-points.js";
 import { isWholeText } from "./fragment-text.js";
@@ -46,8 +47,8 @@ function readLine(line: EventLine): Uint8Array | undefined {
 /** Without the line break (and a CR before it), as the parser reads a line. */
 function lineText(bytes: Uint8Array): string {
 	let end = bytes.length;
-	if (end > 0 && bytes[end - 1] === 0x0a) end--;
-	if (end > 0 && bytes[end - 1] === 0x0d) end--;
+	if (end > 0 && bytes[end - 1] === NEWLINE) end--;
+	if (end > 0 && bytes[end - 1] === CR) end--;
 	return decoder.decode(bytes.subarray(0, end));
 }
 
