@@ -7,6 +7,7 @@ import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole 
 import type { ParsedEntry } from "../parse/types.js";
 import { codePointLength } from "../text/code-points.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
+import { textPieces } from "./text-pieces.js";
 import { boundString, contentText, isBlank, isRecord } from "./text-utils.js";
 import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 
@@ -205,12 +206,21 @@ class EventBuilder {
 
 	constructor(readonly event: ProjectedEvent) {}
 
+	/** One fragment of `kind` per piece of `text` (textPieces: one unless the text is long), blank pieces left out. */
 	fragment(kind: SemanticKind, text: unknown, toolName?: string, toolCallId?: string): void {
 		if (typeof text !== "string" || isBlank(text)) return;
-		const f: ProjectedFragment = { ord: this.event.fragments.length, kind, text, charCount: codePointLength(text) };
-		if (toolName !== undefined) f.toolName = toolName;
-		if (toolCallId !== undefined) f.toolCallId = toolCallId;
-		this.event.fragments.push(f);
+		for (const piece of textPieces(text)) {
+			if (isBlank(piece)) continue;
+			const f: ProjectedFragment = {
+				ord: this.event.fragments.length,
+				kind,
+				text: piece,
+				charCount: codePointLength(piece),
+			};
+			if (toolName !== undefined) f.toolName = toolName;
+			if (toolCallId !== undefined) f.toolCallId = toolCallId;
+			this.event.fragments.push(f);
+		}
 	}
 
 	attr(key: string, value: unknown): void {

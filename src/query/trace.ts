@@ -64,8 +64,9 @@ function relatedOf(db: QueryDb, auth: AuthorizedRoots, source: SourceLite, e: Ev
 	// writes results right after their call; no index on call ids is kept (they cost 4 % of the index).
 	const calls = all<{ toolCallId: string }>(
 		db,
+		// A long call is several pieces with one id (text-pieces.ts): one edge per call.
 		`SELECT tool_call_id AS toolCallId FROM fragments WHERE source_id = ? AND event_seq = ? AND kind = ${TOOL_CALL}
-			AND tool_call_id IS NOT NULL ORDER BY ord`,
+			AND tool_call_id IS NOT NULL GROUP BY tool_call_id ORDER BY MIN(ord)`,
 		[e.sourceId, e.seq],
 	);
 	for (const { toolCallId } of calls) {

@@ -21,8 +21,9 @@
  * call-id indexes (migration 0010; traces walk the session).
  * 8: stored texts packed against a dictionary sampled from the corpus (lz-dict.ts, text-dictionary.ts) instead of
  * brotli for long texts only.
+ * 9: a text longer than 65,536 UTF-16 units is several fragments of at most that length (text-pieces.ts).
  */
-export const INDEX_FORMAT = 8;
+export const INDEX_FORMAT = 9;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

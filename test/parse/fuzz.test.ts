@@ -286,7 +286,10 @@ describe("fuzz: damaged sessions", () => {
 		expect(bytes.length).toBeGreaterThan(10 * 1024 * 1024);
 		checkAccounting(lines, bytes, spans);
 		const r = parseWhole(bytes);
-		expect(projectEntry(r.entries[0]).fragments[0].charCount).toBe([...`${big} mkbig`].length);
+		// Projected as pieces (text-pieces.ts) that join back to the whole text.
+		const pieces = projectEntry(r.entries[0]).fragments;
+		expect(pieces.map((f) => f.text).join("")).toBe(`${big} mkbig`);
+		expect(pieces.reduce((n, f) => n + f.charCount, 0)).toBe([...`${big} mkbig`].length);
 		// With a 1 MiB cap the 5 MB lines are skipped unparsed instead.
 		const capped = parseWhole(bytes, { maxLineBytes: 1024 * 1024 });
 		expect(capped.receipts.filter((x) => x.reason === SKIP_REASONS.lineTooLarge).map((x) => x.lineNo)).toEqual([2, 3]);

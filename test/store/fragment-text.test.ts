@@ -12,10 +12,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { renderToolCall } from "../../src/project/render-arguments.js";
+import { PIECE_UNITS, textPieces } from "../../src/project/text-pieces.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
+import { traceEvent } from "../../src/query/trace.js";
 import { codeSql, decodedSql } from "../../src/store/column-codes.js";
 import { isStoreDamage, type SqliteDb } from "../../src/store/db.js";
 import {
@@ -148,7 +151,8 @@ describe("reads and search over compressed fragment text", () => {
 	const session = tempDir("pei-fragment-read-");
 	const cwd = "/home/dev/project";
 	const lines = lineFactory({ cwd });
-	const huge = `${MIXED.repeat(20_000)}zebraneedle ${MIXED.repeat(20_000)}`;
+	// Just under one piece (text-pieces.ts): one fragment, almost all of it past the stored head.
+	const huge = `${MIXED.repeat(640)}zebraneedle ${MIXED.repeat(640)}`;
 	const file = join(session.dir, "s.jsonl");
 	let resultId = "";
 	let sessionId = "";
@@ -187,6 +191,7 @@ describe("reads and search over compressed fragment text", () => {
 	});
 
 	it("windows at code-point offsets give exactly the raw text's code points", () => {
+		expect(huge.length).toBeLessThanOrEqual(PIECE_UNITS);
 		const total = Array.from(huge).length;
 		const windowChars = DEFAULT_BUDGETS.windowChars;
 		for (const offset of [0, 1, 13, 12_345, Math.floor(total / 2) - 3, total - windowChars, total - 1]) {
@@ -273,4 +278,62 @@ describe("the rest of a long fragment comes from its session file", () => {
 		expect(found.hits.map((h) => h.entryId)).toEqual([s.resultId]);
 		expect(found.hits[0]?.snippet.startsWith(sliceCodePoints(MIXED, 0, 10))).toBe(true);
 	});
+});
+
+describe("a text longer than a piece is several fragments, each read and found whole", () => {
+	const session = tempDir("pei-fragment-pieces-");
+	const cwd = "/home/dev/project";
+	const caller: CallerContext = { cwd, authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+	// Three pieces and a bit: the marker word sits in the last one, far past any piece's stored head.
+	const text = `${MIXED.repeat(3 * 1500)}platypusword ${LOG_LINE.repeat(10)}`;
+	const args = { path: "big.txt", content: text };
+
+	afterAll(() => session.cleanup());
+
+	it("reads back each piece whole, finds a word of the last one and traces the long call once", async () => {
+		const lines = lineFactory({ cwd, prefix: "pieces" });
+		const header = lines.header();
+		const body = [lines.user("show the big output")];
+		const callId = lines.nextId;
+		const call = { type: "toolCall", id: "call-big", name: "write", arguments: args };
+		body.push(lines.other({ message: { role: "assistant", content: [call], stopReason: "toolUse", timestamp: 1 } }));
+		const resultId = lines.nextId;
+		body.push(lines.toolResult("call-big", "write", text));
+		const file = join(session.dir, "pieces.jsonl");
+		writeFileSync(file, header + body.join(""));
+		expect((await new SourceSyncer(db).sync(file)).status).toBe("indexed");
+		const sessionId = (JSON.parse(header) as { id: string }).id;
+
+		const pieces = textPieces(text);
+		expect(pieces.length).toBe(4);
+		const read = readEvent(db, { sessionId, entryId: resultId }, caller);
+		expect(read.fragments.map((f) => f.fragmentId)).toEqual(pieces.map((_, i) => `${resultId}#${i}`));
+		const whole = pieces.map((piece, ord) => {
+			const total = Array.from(piece).length;
+			const first = readEvent(db, { sessionId, entryId: resultId, matchingFragmentId: `${resultId}#${ord}` }, caller);
+			expect(first.window?.totalChars).toBe(total);
+			return windowsOf(sessionId, resultId, ord, total);
+		});
+		expect(whole.join("")).toBe(text);
+
+		const callPiece = textPieces(renderToolCall("write", args)).findIndex((p) => p.includes("platypusword"));
+		const found = searchEvents(db, { query: "platypusword" }, caller);
+		expect(found.hits.map((h) => h.matchingFragmentId).sort()).toEqual([`${callId}#${callPiece}`, `${resultId}#3`].sort());
+		const related = traceEvent(db, { sessionId, entryId: callId }, caller).related;
+		expect(related.filter((e) => e.kind === "tool-result").map((e) => e.node?.entryId)).toEqual([resultId]);
+	});
+
+	/** The whole text of one fragment, window by window. */
+	function windowsOf(sessionId: string, entryId: string, ord: number, total: number): string {
+		let out = "";
+		for (let offset = 0; offset < total; ) {
+			const target = { sessionId, entryId, matchingFragmentId: `${entryId}#${ord}`, offset };
+			const w = readEvent(db, target, caller).window;
+			// A window near the end starts earlier, so that it is still full.
+			if (!w || w.range.start > offset || w.range.end <= offset) throw new Error(`no window at ${offset}`);
+			out += sliceCodePoints(w.text, offset - w.range.start);
+			offset = w.range.end;
+		}
+		return out;
+	}
 });
