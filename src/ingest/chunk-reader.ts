@@ -3,6 +3,7 @@
  * Counts bytes read, which tests use to prove that an append reads only the new bytes.
  */
 import { NEWLINE } from "../parse/parse-chunk.js";
+import { pagedBytes } from "../runtime.js";
 import { readRange } from "./fingerprint.js";
 
 /** Default chunk size: large enough for throughput, small enough to keep memory flat. */
@@ -63,7 +64,8 @@ export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxByt
 }
 
 function joinAll(parts: readonly Uint8Array[], size: number): Uint8Array {
-	const out = new Uint8Array(size);
+	// A multi-MB line is rare and freed soon: its bytes stay out of malloc's heap (runtime.ts pagedBytes).
+	const out = pagedBytes(size);
 	let at = 0;
 	for (const p of parts) {
 		out.set(p, at);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { chunkReader, nextParseBuffer } from "../../src/ingest/chunk-reader.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import { PAGED_BYTES, pagedBytes } from "../../src/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
@@ -115,5 +116,18 @@ describe("a batch that a waiting writer ends early", () => {
 		expect(early.batches).toBeGreaterThanOrEqual(10);
 		expect(early.rows).toHaveLength(40);
 		expect(early.rows).toEqual(whole.rows);
+	});
+});
+
+describe("a multi-MB line's joined bytes (regression: a freed multi-MB join raised glibc's mmap threshold)", () => {
+	it("are the line's bytes, in engine-mapped pages rather than a malloc block", async () => {
+		const line = `${"é".repeat(PAGED_BYTES)}\n`;
+		const [joined] = await buffers(line, 1 << 16, 8 * PAGED_BYTES);
+		expect(joined).toBe(line);
+		const bytes = pagedBytes(PAGED_BYTES + 1);
+		expect(bytes.length).toBe(PAGED_BYTES + 1);
+		// A WebAssembly.Memory's buffer is whole 64 KiB pages; a shorter request is a plain array of its own size.
+		expect(bytes.buffer.byteLength).toBe(PAGED_BYTES + 65_536);
+		expect(pagedBytes(PAGED_BYTES - 1).buffer.byteLength).toBe(PAGED_BYTES - 1);
 	});
 });
