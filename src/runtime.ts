@@ -44,23 +44,20 @@ function loadCollector(): (() => void) | null {
 	}
 }
 
-/** Bytes of at least this many come from pagedBytes. */
-export const PAGED_BYTES = 1 << 20;
-
 const WASM_PAGE = 65_536;
 // Typed here: the package's TypeScript libs leave WebAssembly out, and both runtimes have it.
 const wasm = (globalThis as { WebAssembly?: { Memory: new (d: { initial: number }) => { buffer: ArrayBuffer } } })
 	.WebAssembly;
 
 /**
- * `size` zeroed bytes that do not come from malloc when `size` is PAGED_BYTES or more: the pages of a
- * WebAssembly.Memory, which the engine maps and unmaps itself. Freeing a multi-MB malloc block raises glibc's dynamic
- * mmap threshold to its size, after which blocks of up to that size come from the thread's heap and stay there once
+ * `size` zeroed bytes that do not come from malloc: the pages of a WebAssembly.Memory (whole 64 KiB pages), which the
+ * engine maps and unmaps itself. For multi-MB buffers: freeing a multi-MB malloc block raises glibc's dynamic mmap
+ * threshold to its size, after which blocks of up to that size come from the thread's heap and stay there once
  * freed; a multi-MB line joined from its chunks was such a block (docs/lifecycle.md, "Memory"). Plain bytes where
  * the engine refuses (no WebAssembly, or no address space for one more memory).
  */
 export function pagedBytes(size: number): Uint8Array {
-	if (size >= PAGED_BYTES && wasm) {
+	if (wasm) {
 		try {
 			const memory = new wasm.Memory({ initial: Math.ceil(size / WASM_PAGE) });
 			return new Uint8Array(memory.buffer, 0, size);

@@ -6,6 +6,12 @@ import { NEWLINE } from "../parse/parse-chunk.js";
 import { pagedBytes } from "../runtime.js";
 import { readRange } from "./fingerprint.js";
 
+/**
+ * A line at least this long is a long line: joined into pages of its own (pagedBytes), followed by full garbage
+ * collections (read-batch.ts), left to the writer by the prefetch thread (prefetch-worker.ts).
+ */
+export const HUGE_LINE_BYTES = 1 << 20;
+
 /** Default chunk size: large enough for throughput, small enough to keep memory flat. */
 export const CHUNK_BYTES = 1 << 20;
 
@@ -64,8 +70,8 @@ export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxByt
 }
 
 function joinAll(parts: readonly Uint8Array[], size: number): Uint8Array {
-	// A multi-MB line is rare and freed soon: its bytes stay out of malloc's heap (runtime.ts pagedBytes).
-	const out = pagedBytes(size);
+	// A long line is rare and freed soon: its bytes stay out of malloc's heap (runtime.ts pagedBytes).
+	const out = size >= HUGE_LINE_BYTES ? pagedBytes(size) : new Uint8Array(size);
 	let at = 0;
 	for (const p of parts) {
 		out.set(p, at);

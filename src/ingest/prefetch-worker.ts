@@ -7,7 +7,7 @@
 import { closeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { prepareDictionary } from "../store/lz-dict.js";
-import { chunkReader } from "./chunk-reader.js";
+import { chunkReader, HUGE_LINE_BYTES } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";
 import { initFingerprints } from "./fingerprint.js";
 import {
@@ -17,7 +17,7 @@ import {
 	type PrefetchData,
 	type PrefetchMessage,
 } from "./prefetch-protocol.js";
-import { fileChunks, HUGE_LINE_BYTES, prepareChunk } from "./read-batch.js";
+import { fileChunks, prepareChunk } from "./read-batch.js";
 import { planTreeStates } from "./state-plan.js";
 
 const { files, port, control, read, dictionary } = workerData as PrefetchData;

@@ -9,16 +9,13 @@ import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
 import type { PreparedDictionary } from "../store/lz-dict.js";
-import { CHUNK_BYTES, type ChunkReader, chunkReader, nextParseBuffer } from "./chunk-reader.js";
+import { CHUNK_BYTES, type ChunkReader, chunkReader, HUGE_LINE_BYTES, nextParseBuffer } from "./chunk-reader.js";
 import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
 import type { FileFacts } from "./file-facts.js";
 import { LINE_HASH_BYTES, lineHash } from "./fingerprint.js";
 
 /** Input bytes per batch unless the caller says (bulk passes: 256 KiB, catch-up-job.ts). */
 const DEFAULT_BATCH_BYTES = 4 << 20;
-
-/** A line at least this long is followed by a full garbage collection (runtime.ts `collectGarbage`). */
-export const HUGE_LINE_BYTES = 1 << 20;
 
 /** How a batch reads: its budget, chunk size and longest line, and when it ends early. */
 export interface ReadOptions {

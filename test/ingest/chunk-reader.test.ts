@@ -6,9 +6,9 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { chunkReader, nextParseBuffer } from "../../src/ingest/chunk-reader.js";
+import { chunkReader, HUGE_LINE_BYTES, nextParseBuffer } from "../../src/ingest/chunk-reader.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { PAGED_BYTES, pagedBytes } from "../../src/runtime.js";
+import { pagedBytes } from "../../src/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
@@ -121,13 +121,22 @@ describe("a batch that a waiting writer ends early", () => {
 
 describe("a multi-MB line's joined bytes (regression: a freed multi-MB join raised glibc's mmap threshold)", () => {
 	it("are the line's bytes, in engine-mapped pages rather than a malloc block", async () => {
-		const line = `${"é".repeat(PAGED_BYTES)}\n`;
-		const [joined] = await buffers(line, 1 << 16, 8 * PAGED_BYTES);
-		expect(joined).toBe(line);
-		const bytes = pagedBytes(PAGED_BYTES + 1);
-		expect(bytes.length).toBe(PAGED_BYTES + 1);
-		// A WebAssembly.Memory's buffer is whole 64 KiB pages; a shorter request is a plain array of its own size.
-		expect(bytes.buffer.byteLength).toBe(PAGED_BYTES + 65_536);
-		expect(pagedBytes(PAGED_BYTES - 1).buffer.byteLength).toBe(PAGED_BYTES - 1);
+		const line = `${"é".repeat(HUGE_LINE_BYTES)}\n`;
+		const size = Buffer.byteLength(line);
+		const { dir } = await store();
+		const path = join(dir, "long.jsonl");
+		writeFileSync(path, line);
+		const fd = openSync(path, "r");
+		try {
+			const joined = nextParseBuffer(chunkReader(fd, 0, size, 1 << 16), new Uint8Array(0), 8 * HUGE_LINE_BYTES);
+			expect(Buffer.from(joined ?? []).toString()).toBe(line);
+			// A WebAssembly.Memory's buffer is whole 64 KiB pages; a plain array's is exactly the line.
+			expect(joined?.buffer.byteLength).toBe(Math.ceil(size / 65_536) * 65_536);
+		} finally {
+			closeSync(fd);
+		}
+		const short = await buffers(`${"x".repeat(1000)}\n`, 100, 8 * HUGE_LINE_BYTES);
+		expect(short).toEqual([`${"x".repeat(1000)}\n`]);
+		expect(pagedBytes(10).buffer.byteLength).toBe(65_536);
 	});
 });

@@ -3,7 +3,8 @@
  * count as starting a long line is pinned here: a full collection per ordinary 1 MiB buffer would cost every bulk pass.
  */
 import { describe, expect, it } from "vitest";
-import { HUGE_LINE_BYTES, startsLongLine } from "../../src/ingest/read-batch.js";
+import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
+import { startsLongLine } from "../../src/ingest/read-batch.js";
 
 function buffer(firstLineBytes: number, total: number): Uint8Array {
 	const b = new Uint8Array(total).fill(0x61);
