@@ -318,7 +318,9 @@ describe("a text longer than a piece is several fragments, each read and found w
 
 		const callPiece = textPieces(renderToolCall("write", args)).findIndex((p) => p.includes("platypusword"));
 		const found = searchEvents(db, { query: "platypusword" }, caller);
-		expect(found.hits.map((h) => h.matchingFragmentId).sort()).toEqual([`${callId}#${callPiece}`, `${resultId}#3`].sort());
+		expect(found.hits.map((h) => h.matchingFragmentId).sort()).toEqual(
+			[`${callId}#${callPiece}`, `${resultId}#3`].sort(),
+		);
 		const related = traceEvent(db, { sessionId, entryId: callId }, caller).related;
 		expect(related.filter((e) => e.kind === "tool-result").map((e) => e.node?.entryId)).toEqual([resultId]);
 	});
