@@ -4,6 +4,7 @@
  * conversion); a multi-MB value's copies are multi-MB allocations whose release raises glibc's mmap threshold,
  * after which the worker's heap keeps what later lines free (docs/lifecycle.md, "Memory").
  */
+import { isHighSurrogate } from "../text/code-points.js";
 
 /** Longest piece, in UTF-16 code units (at most 192 KiB of UTF-8, and about twice that as a CJK search body). */
 export const PIECE_UNITS = 65_536;
@@ -40,6 +41,5 @@ function cutBefore(text: string, limit: number): number {
 		const c = text.charCodeAt(i);
 		if (c === SPACE || c === TAB) return i + 1;
 	}
-	const last = text.charCodeAt(limit - 1);
-	return last >= 0xd800 && last <= 0xdbff ? limit - 1 : limit;
+	return isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 1 : limit;
 }

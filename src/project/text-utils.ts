@@ -1,4 +1,5 @@
 /** Small string helpers for the projector (code-point aware, no allocation-heavy tricks). */
+import { isHighSurrogate } from "../text/code-points.js";
 
 /** Bound on any string attribute value, in code points. */
 export const MAX_ATTRIBUTE_CHARS = 200;
@@ -12,7 +13,7 @@ export function boundString(text: string, max = MAX_ATTRIBUTE_CHARS): string {
 		if (units >= text.length) return text;
 		if (cps === max - 1) cut = units;
 		const c = text.charCodeAt(units);
-		units += c >= 0xd800 && c <= 0xdbff && units + 1 < text.length ? 2 : 1;
+		units += isHighSurrogate(c) && units + 1 < text.length ? 2 : 1;
 	}
 	if (units >= text.length) return text;
 	return `${text.slice(0, cut)}…`;

@@ -5,6 +5,11 @@
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** True for a UTF-16 high (leading) surrogate: with the unit after it, it may be one code point. */
+export function isHighSurrogate(unit: number): boolean {
+	return unit >= 0xd800 && unit <= 0xdbff;
+}
+
 /** Number of Unicode code points in `s`. */
 export function codePointLength(s: string): number {
 	if (!SURROGATE.test(s)) return s.length;
@@ -12,7 +17,7 @@ export function codePointLength(s: string): number {
 	for (let i = 0; i < s.length; i++) {
 		const c = s.charCodeAt(i);
 		// A high surrogate followed by a low one is one code point.
-		if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+		if (isHighSurrogate(c) && i + 1 < s.length) {
 			const d = s.charCodeAt(i + 1);
 			if (d >= 0xdc00 && d <= 0xdfff) i++;
 		}
@@ -37,7 +42,7 @@ export function sliceCodePoints(s: string, start: number, end?: number): string 
 		if (cp === from) startUnit = i;
 		if (cp === to) break;
 		const c = s.charCodeAt(i);
-		if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+		if (isHighSurrogate(c) && i + 1 < s.length) {
 			const d = s.charCodeAt(i + 1);
 			if (d >= 0xdc00 && d <= 0xdfff) i++;
 		}
