@@ -208,7 +208,7 @@ class EventBuilder {
 
 	/** One fragment of `kind` per piece of `text` (textPieces: one unless the text is long), blank pieces left out. */
 	fragment(kind: SemanticKind, text: unknown, toolName?: string, toolCallId?: string): void {
-		if (typeof text !== "string" || isBlank(text)) return;
+		if (typeof text !== "string") return;
 		for (const piece of textPieces(text)) {
 			if (isBlank(piece)) continue;
 			const f: ProjectedFragment = {

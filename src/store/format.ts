@@ -21,7 +21,7 @@
  * call-id indexes (migration 0010; traces walk the session).
  * 8: stored texts packed against a dictionary sampled from the corpus (lz-dict.ts, text-dictionary.ts) instead of
  * brotli for long texts only.
- * 9: a text longer than 65,536 UTF-16 units is several fragments of at most that length (text-pieces.ts).
+ * 9: a long text is several fragments of at most `PIECE_UNITS` UTF-16 units each (text-pieces.ts).
  */
 export const INDEX_FORMAT = 9;
 
