@@ -15,22 +15,40 @@ export const HUGE_LINE_BYTES = 1 << 20;
 /** Default chunk size: large enough for throughput, small enough to keep memory flat. */
 export const CHUNK_BYTES = 1 << 20;
 
+/** A buffer for `ChunkReader.next(into)` of `reader`'s chunks. */
+export function chunkBuffer(reader: ChunkReader): Uint8Array {
+	return new Uint8Array(reader.chunkBytes);
+}
+
 export interface ChunkReader {
-	/** Next chunk starting at the current position, or null at `end`. */
-	next(): Uint8Array | null;
+	/** The open file. */
+	readonly fd: number;
+	readonly chunkBytes: number;
+	/**
+	 * Next chunk starting at the current position, or null at `end`: a fresh buffer, or with `into` (at least a
+	 * chunk long) a view of it, overwritten by the next call that passes it.
+	 */
+	next(into?: Uint8Array): Uint8Array | null;
 	/** Absolute position of the next unread byte. */
 	readonly position: number;
 	readonly bytesRead: number;
 }
 
-/** Reads [start, end) of `fd` chunk by chunk. Each returned chunk is a fresh buffer the caller may keep. */
+/** Reads [start, end) of `fd` chunk by chunk. */
 export function chunkReader(fd: number, start: number, end: number, chunkBytes = CHUNK_BYTES): ChunkReader {
 	let position = start;
 	let bytesRead = 0;
 	return {
-		next() {
+		fd,
+		chunkBytes,
+		next(into) {
 			if (position >= end) return null;
-			const buf = readRange(fd, position, Math.min(position + chunkBytes, end));
+			const buf = readRange(
+				fd,
+				position,
+				Math.min(position + chunkBytes, end),
+				into && ((size) => into.subarray(0, size)),
+			);
 			position += buf.length;
 			bytesRead += buf.length;
 			if (buf.length === 0) {
@@ -49,13 +67,31 @@ export function chunkReader(fd: number, start: number, end: number, chunkBytes =
 	};
 }
 
+/** The first chunks of a line of HUGE_LINE_BYTES or more, not joined (long-line-read.ts reads the rest). */
+export interface LongLineStart {
+	parts: Uint8Array[];
+}
+
 /**
  * The bytes to parse next: `pending` (the unfinished line the last parse left) joined, once, with the chunks up to
  * the first that ends a line, or until `maxBytes` are held (an oversized line the parser skips), or the end of the
  * range; null when the range has no byte left. Joining each chunk to the growing line instead copied and rescanned
  * a multi-MB line once per chunk: quadratic, 1.1–1.5 s under the write lock for one 6 MiB line in 16 KiB chunks.
+ * With `longLines`, a line that reaches HUGE_LINE_BYTES before its end is returned unjoined.
  */
-export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxBytes: number): Uint8Array | null {
+export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxBytes: number): Uint8Array | null;
+export function nextParseBuffer(
+	reader: ChunkReader,
+	pending: Uint8Array,
+	maxBytes: number,
+	longLines: boolean,
+): Uint8Array | LongLineStart | null;
+export function nextParseBuffer(
+	reader: ChunkReader,
+	pending: Uint8Array,
+	maxBytes: number,
+	longLines = false,
+): Uint8Array | LongLineStart | null {
 	const parts: Uint8Array[] = pending.length > 0 ? [pending] : [];
 	let size = pending.length;
 	let read = false;
@@ -63,10 +99,12 @@ export function nextParseBuffer(reader: ChunkReader, pending: Uint8Array, maxByt
 		read = true;
 		parts.push(chunk);
 		size += chunk.length;
-		if (chunk.includes(NEWLINE) || size >= maxBytes) break;
+		if (chunk.includes(NEWLINE)) break;
+		if (longLines && size >= HUGE_LINE_BYTES) return { parts };
+		if (size >= maxBytes) break;
 	}
 	if (!read) return null;
-	return parts.length === 1 ? parts[0] : joinAll(parts, size);
+	return parts.length === 1 ? (parts[0] as Uint8Array) : joinAll(parts, size);
 }
 
 function joinAll(parts: readonly Uint8Array[], size: number): Uint8Array {

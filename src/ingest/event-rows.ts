@@ -7,7 +7,7 @@
  * makes them itself, one event at a time, for what it reads itself.
  */
 import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
-import type { ProjectedEvent } from "../project/types.js";
+import type { ProjectedEvent, ProjectedFragment } from "../project/types.js";
 import { weightClass } from "../query/rank.js";
 import { isSharedAttributeSet } from "../store/attribute-sets.js";
 import { encodeCode, encodeNullableCode, encodeTimestamp, type StoredCode } from "../store/column-codes.js";
@@ -25,9 +25,16 @@ export type FragmentRow = [
 	charCount: number,
 	toolName: string | null,
 	toolCallId: string | null,
-	body: string,
+	body: FtsBody,
 	ownTags: string,
 ];
+
+/**
+ * A fragment's FTS body, or for a piece of a long line (ProjectedFragment.piece) how to make it: read as it is
+ * inserted, so a long line's pieces are never all held at once. Such rows never cross threads (prefetch.ts leaves
+ * long lines to the writer).
+ */
+export type FtsBody = string | (() => string);
 
 /** One event's values for `events`, the facts its tree node is made of first, then its fragments' rows. */
 export type EventRow = [
@@ -73,7 +80,7 @@ export function eventRow(e: ProjectedEvent, dictionary?: PreparedDictionary): Ev
 			f.charCount,
 			toolName,
 			f.toolCallId ?? null,
-			searchText(f.text),
+			ftsBody(f),
 			own,
 		];
 	});
@@ -96,6 +103,12 @@ export function eventRow(e: ProjectedEvent, dictionary?: PreparedDictionary): Ev
 		JSON.stringify(e.files),
 		fragments,
 	];
+}
+
+/** A fragment's FTS body: made now, or for a long line's piece when it is inserted. */
+function ftsBody(f: ProjectedFragment): FtsBody {
+	const { piece } = f;
+	return piece ? () => searchText(piece.read()) : searchText(f.text);
 }
 
 /** The row of an event of either form (a prepared row was packed against the dictionary its thread was given). */

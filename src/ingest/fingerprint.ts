@@ -36,8 +36,12 @@ function h64(bytes: Uint8Array): bigint {
 	const hasher = requireHasher();
 	if (bytes.length <= HASH_PIECE_BYTES) return hasher.h64Raw(bytes);
 	const state = hasher.create64();
-	for (let at = 0; at < bytes.length; at += HASH_PIECE_BYTES) state.update(bytes.subarray(at, at + HASH_PIECE_BYTES));
+	feed(state, bytes);
 	return state.digest();
+}
+
+function feed(state: ReturnType<Hasher["create64"]>, bytes: Uint8Array): void {
+	for (let at = 0; at < bytes.length; at += HASH_PIECE_BYTES) state.update(bytes.subarray(at, at + HASH_PIECE_BYTES));
 }
 
 /** Hex xxHash64 of the given bytes. */
@@ -50,15 +54,33 @@ export const LINE_HASH_BYTES = 8;
 
 /** xxHash64 of one line's bytes as LINE_HASH_BYTES big-endian bytes (the `events.line_hash` column). */
 export function lineHash(bytes: Uint8Array): Buffer {
+	return asLineHash(h64(bytes));
+}
+
+function asLineHash(value: bigint): Buffer {
 	const out = Buffer.alloc(LINE_HASH_BYTES);
-	out.writeBigUInt64BE(h64(bytes));
+	out.writeBigUInt64BE(value);
 	return out;
 }
 
-/** Reads exactly [start, end) of an open file; returns fewer bytes only if the file is shorter. */
-export function readRange(fd: number, start: number, end: number): Uint8Array {
+/** A line's lineHash, its bytes fed part by part (a long line read without holding it whole). */
+export function lineHasher(): { update(bytes: Uint8Array): void; digest(): Buffer } {
+	const state = requireHasher().create64();
+	return {
+		update: (bytes) => feed(state, bytes),
+		digest: () => asLineHash(state.digest()),
+	};
+}
+
+/** Reads exactly [start, end) of an open file into `allocate(size)`; returns fewer bytes only if the file is shorter. */
+export function readRange(
+	fd: number,
+	start: number,
+	end: number,
+	allocate: (size: number) => Uint8Array = (size) => new Uint8Array(size),
+): Uint8Array {
 	const length = Math.max(0, end - start);
-	const buf = new Uint8Array(length);
+	const buf = allocate(length);
 	let filled = 0;
 	while (filled < length) {
 		const n = readSync(fd, buf, filled, length - filled, start + filled);

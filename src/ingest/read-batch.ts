@@ -13,6 +13,7 @@ import { CHUNK_BYTES, type ChunkReader, chunkReader, HUGE_LINE_BYTES, nextParseB
 import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
 import type { FileFacts } from "./file-facts.js";
 import { LINE_HASH_BYTES, lineHash } from "./fingerprint.js";
+import { readLongLine } from "./long-line-read.js";
 
 /** Input bytes per batch unless the caller says (bulk passes: 256 KiB, catch-up-job.ts). */
 const DEFAULT_BATCH_BYTES = 4 << 20;
@@ -76,7 +77,8 @@ export interface ReadBatch extends Omit<ChunkStep, "events"> {
 
 /**
  * Parses the next buffer of `reader` after `pending` from `state` and projects its entries (with a full collection
- * before a huge line is projected); null at the end of the range.
+ * before a huge line is projected); null at the end of the range. Without `stopBefore`, a line of HUGE_LINE_BYTES or
+ * more is read without being held whole (long-line-read.ts).
  */
 function readChunk(
 	reader: ChunkReader,
@@ -85,10 +87,35 @@ function readChunk(
 	maxLine: number,
 	stopBefore = Number.POSITIVE_INFINITY,
 ): ChunkStep | null | "too-long" {
+	// The first line of a file (its header, maybe after a byte-order mark) and a line being skipped are read as ever.
+	const longLines =
+		stopBefore === Number.POSITIVE_INFINITY && state.byteOffset > 0 && state.skipLineStart === undefined;
 	// With `stopBefore`, a longer line is never joined whole: the caller leaves it to another reader.
-	const buffer = nextParseBuffer(reader, pending, Math.min(maxLine, stopBefore));
+	const buffer = nextParseBuffer(reader, pending, Math.min(maxLine, stopBefore), longLines);
 	if (!buffer) return null;
-	if (buffer.length >= stopBefore) return "too-long";
+	if (buffer instanceof Uint8Array) {
+		return buffer.length >= stopBefore ? "too-long" : parseBuffer(buffer, state, maxLine);
+	}
+	const { step, rest } = readLongLine(reader, buffer, state, maxLine, (b) => parseBuffer(b, state, maxLine));
+	return rest.length === 0 ? step : joinSteps(step, parseBuffer(rest, step.state, maxLine));
+}
+
+/** Step `a` followed by step `b`, which starts where `a` ended. */
+function joinSteps(a: ChunkStep, b: ChunkStep): ChunkStep {
+	for (const [seq, hash] of b.hashes) a.hashes.set(seq, hash);
+	return {
+		events: [...a.events, ...b.events],
+		receipts: [...a.receipts, ...b.receipts],
+		hashes: a.hashes,
+		sessionName: b.sessionName !== undefined ? b.sessionName : a.sessionName,
+		state: b.state,
+		pending: b.pending,
+		huge: a.huge || b.huge,
+	};
+}
+
+/** The complete lines of `buffer` (which starts at `state.byteOffset`) parsed and projected. */
+function parseBuffer(buffer: Uint8Array, state: ParseState, maxLine: number): ChunkStep {
 	// A long line was joined from its chunks: free them before the parse decodes it (−4 MiB of a 1 GB one-thread
 	// build's peak: docs/lifecycle.md, "Memory").
 	if (startsLongLine(buffer)) collectGarbage();

@@ -208,7 +208,8 @@ export class SourceRows {
 			for (const [weight, ord, kind, stored, charCount, fragmentTool, fragmentCall, body, own] of fragments) {
 				const id = slot++ * ID_STRIDE + weight;
 				this.insertFragment.run(id, sourceId, seq, ord, kind, stored, charCount, fragmentTool, fragmentCall);
-				this.insertFts.run(id, body, placedTags(source, own, s.branchState, s.selectionState));
+				const text = typeof body === "string" ? body : body();
+				this.insertFts.run(id, text, placedTags(source, own, s.branchState, s.selectionState));
 				fragmentCount++;
 			}
 		}

@@ -66,6 +66,20 @@ export function parseChunk(bytes: Uint8Array, state: ParseState, options: ParseO
 	return result;
 }
 
+/**
+ * Parse one line given as text, which lies at [byteStart, byteEnd) of the file (its `\n` included) right after
+ * `state.byteOffset`: a long line's skeleton (long-line.ts), the same rules as `parseChunk` applied to it.
+ */
+export function parseLine(text: string, state: ParseState, byteStart: number, byteEnd: number): ParseChunkResult {
+	const run = new ChunkRun(state, DEFAULT_MAX_LINE_BYTES, false);
+	run.state.lineCount++;
+	run.lineText(text, byteStart, byteEnd);
+	run.state.byteOffset = byteEnd;
+	const result: ParseChunkResult = { entries: run.entries, receipts: run.receipts, state: run.state };
+	if (run.header) result.header = run.header;
+	return result;
+}
+
 /** One call's worth of parsing; `state` is a private copy, so the caller's state is never mutated. */
 class ChunkRun {
 	readonly entries: ParsedEntry[] = [];
@@ -154,8 +168,13 @@ class ChunkRun {
 			this.push({ byteStart, byteEnd, type: "message", timestamp: "", raw: {} }, ids);
 			return;
 		}
-		const text = decode(start, end);
-		if (bytes[start] !== OPEN_BRACE && text.trim() === "") return;
+		this.lineText(decode(start, end), byteStart, byteEnd);
+	}
+
+	/** A line's text (without its line break) that lies at [byteStart, byteEnd) of the file. */
+	lineText(text: string, byteStart: number, byteEnd: number): void {
+		const st = this.state;
+		if (text.charCodeAt(0) !== OPEN_BRACE && text.trim() === "") return;
 		if (st.noHeader) {
 			this.receipt(byteStart, byteEnd, SKIP_REASONS.noHeader);
 			return;

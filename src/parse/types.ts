@@ -38,6 +38,8 @@ export interface ParsedEntry {
 	type: string;
 	timestamp: string;
 	raw: Record<string, unknown>;
+	/** Set on a long line read without holding it whole: its long string values are markers in `raw` (LongValues). */
+	longValues?: LongValues;
 }
 
 /**
@@ -91,4 +93,15 @@ export interface ParseChunkResult {
 	/** Header seen in this chunk (first header line only; repeated headers yield receipts). */
 	header?: SessionHeader;
 	state: ParseState;
+}
+
+/**
+ * The long string values of a line read without holding it whole: in its parsed entry each is a marker string, and a
+ * text holding markers is read part by part (ingest/long-values.ts).
+ */
+export interface LongValues {
+	/** True when `text` holds a marker (a marker anywhere but in a fragment's text means: parse the line whole). */
+	holds(text: string): boolean;
+	/** The parts `text` joins into once each marker is its value, read again from the file on every call. */
+	parts(text: string): Iterable<string>;
 }

@@ -4,10 +4,11 @@
  */
 import type { SemanticKind } from "../contract.js";
 import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole } from "../parse/pi-lines.js";
-import type { ParsedEntry } from "../parse/types.js";
+import type { LongValues, ParsedEntry } from "../parse/types.js";
+import { storedPart } from "../store/fragment-text.js";
 import { codePointLength } from "../text/code-points.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
-import { textPieces } from "./text-pieces.js";
+import { PieceCursor, streamPieces, textPieces } from "./text-pieces.js";
 import { boundString, contentText, isBlank, isRecord } from "./text-utils.js";
 import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 
@@ -48,7 +49,7 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 	};
 	const linkId = linkIdOf(entry);
 	if (linkId !== undefined) event.linkId = linkId;
-	const b = new EventBuilder(event);
+	const b = new EventBuilder(event, entry.longValues);
 	switch (entry.type) {
 		case "message":
 			projectMessage(b, lineOf(entry, "message").message);
@@ -200,25 +201,44 @@ function projectAssistant(b: EventBuilder, message: PiMessageLine<"assistant">):
 	event.isError = message.stopReason === "error";
 }
 
+/**
+ * A copy of `s` that keeps no larger string alive: V8 slices share their parent's characters, so a long line's piece
+ * heads, sliced from the text being cut, held each ~128 KiB window they came from (18 MiB for a 6 MB line).
+ */
+function detached(s: string): string {
+	return Buffer.from(s, "utf16le").toString("utf16le");
+}
+
 /** Appends fragments, attributes and file paths to one event, dropping empties and bounding strings. */
 class EventBuilder {
 	private readonly seenFiles = new Set<string>();
 
-	constructor(readonly event: ProjectedEvent) {}
+	constructor(
+		readonly event: ProjectedEvent,
+		private readonly longValues?: LongValues,
+	) {}
 
-	/** One fragment of `kind` per piece of `text` (textPieces: one unless the text is long), blank pieces left out. */
+	/**
+	 * One fragment of `kind` per piece of `text` (textPieces: one unless the text is long), blank pieces left out. A
+	 * text holding a long line's values (LongValues) is cut as it is read, and each piece keeps only its head.
+	 */
 	fragment(kind: SemanticKind, text: unknown, toolName?: string, toolCallId?: string): void {
 		if (typeof text !== "string") return;
-		for (const piece of textPieces(text)) {
+		const long = this.longValues?.holds(text) ? this.longValues : undefined;
+		const cursor = long && new PieceCursor(() => streamPieces(long.parts(text)));
+		let index = 0;
+		for (const piece of long ? streamPieces(long.parts(text)) : textPieces(text)) {
+			const at = index++;
 			if (isBlank(piece)) continue;
 			const f: ProjectedFragment = {
 				ord: this.event.fragments.length,
 				kind,
-				text: piece,
+				text: cursor ? detached(storedPart(piece)) : piece,
 				charCount: codePointLength(piece),
 			};
 			if (toolName !== undefined) f.toolName = toolName;
 			if (toolCallId !== undefined) f.toolCallId = toolCallId;
+			if (cursor) f.piece = { read: () => cursor.at(at) };
 			this.event.fragments.push(f);
 		}
 	}

@@ -19,15 +19,24 @@ const TAB = 9;
 /** `text` cut into consecutive pieces of at most PIECE_UNITS code units that join back to it (a short text is one). */
 export function textPieces(text: string): string[] {
 	if (text.length <= PIECE_UNITS) return [text];
-	const pieces: string[] = [];
-	let at = 0;
-	while (text.length - at > PIECE_UNITS) {
-		const end = cutBefore(text, at + PIECE_UNITS);
-		pieces.push(text.slice(at, end));
-		at = end;
+	return [...streamPieces([text])];
+}
+
+/**
+ * The pieces of the text that `parts` join into, as `textPieces` cuts it, made while the parts arrive: at most one
+ * piece and one part are held at a time, so a multi-MB text read part by part is never one string (long-line.ts).
+ */
+export function* streamPieces(parts: Iterable<string>): Generator<string> {
+	let held = "";
+	for (const part of parts) {
+		held += part;
+		while (held.length > PIECE_UNITS) {
+			const end = cutBefore(held, PIECE_UNITS);
+			yield held.slice(0, end);
+			held = held.slice(end);
+		}
 	}
-	pieces.push(text.slice(at));
-	return pieces;
+	yield held;
 }
 
 /**
@@ -42,4 +51,27 @@ function cutBefore(text: string, limit: number): number {
 		if (c === SPACE || c === TAB) return i + 1;
 	}
 	return isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 1 : limit;
+}
+
+/**
+ * Piece `index` of the pieces `make()` yields, read in order: asking for the next piece continues the same pass, an
+ * earlier one starts a new pass. For a long line's text, whose pieces are read from the file (long-values.ts).
+ */
+export class PieceCursor {
+	private pass: Iterator<string> | undefined;
+	private next = 0;
+
+	constructor(private readonly make: () => Iterable<string>) {}
+
+	at(index: number): string {
+		if (this.pass === undefined || index < this.next) {
+			this.pass = this.make()[Symbol.iterator]();
+			this.next = 0;
+		}
+		for (;;) {
+			const r = this.pass.next();
+			if (r.done) throw new RangeError(`no piece ${index}`);
+			if (this.next++ === index) return r.value;
+		}
+	}
 }

@@ -12,6 +12,12 @@ export interface ProjectedFragment {
 	/** tool_call: the call's tool and id. A tool_result's are its event's (ProjectedEvent). */
 	toolName?: string;
 	toolCallId?: string;
+	/**
+	 * Set on a piece of a long line's text (a line read without holding it whole, ingest/long-line-read.ts): `text` is
+	 * then only the piece's stored head (store/fragment-text.ts storedPart), and `read()` reads the whole piece again
+	 * from the file. Pieces of one text are read fastest in order.
+	 */
+	piece?: { read(): string };
 }
 
 /** One public event = one persisted entry. */
