@@ -92,6 +92,15 @@ export const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
 	2: { hashsize: 8 << 20, automerge: 8 },
 };
 
+/**
+ * A bulk pass's full garbage collections, by its threads: one after every 32 MiB read on one thread (Pi's background
+ * catch-up, where memory counts more than seconds), none on two (`reindex`, where the seconds count). V8 lets the
+ * writing thread's heap and its garbage array buffers grow far past what is live before it collects on its own.
+ * Measured on the generated 1 GB corpus, one thread through `IndexManager` (docs/benchmarks.md, session 24): peak RSS
+ * 124.5 and 127.8 MiB without, 111.1 with, in 54–57 s either way (about 30 collections of a few tens of ms).
+ */
+export const BULK_COLLECT_BYTES: Record<CatchUpThreads, number | undefined> = { 1: 32 << 20, 2: undefined };
+
 /** Applies BULK_WRITE_PRAGMAS to a connection used only for bulk writes, and BULK_FTS_SETTINGS for `threads`. */
 export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): void {
 	for (const p of BULK_WRITE_PRAGMAS) db.pragma(p);
@@ -154,6 +163,7 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		commitNow,
 		contendedSync: { batchBytes: CONTENDED_BATCH_BYTES, chunkBytes: CONTENDED_BATCH_BYTES },
 		prefetchMinBytes: job.threads === 2 ? PREFETCH_MIN_BYTES : undefined,
+		collectEveryBytes: BULK_COLLECT_BYTES[job.threads ?? 1],
 		// Yield to the event loop (lock refresh) and to hot-path writers of any process that announced a write.
 		between: async () => {
 			await new Promise<void>((r) => setImmediate(r));

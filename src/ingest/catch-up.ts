@@ -3,6 +3,7 @@
  * newest first) in small transactions, and drop the rows of files that are gone. Runs only in the process that
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
+import { collectGarbage } from "../runtime.js";
 import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
@@ -56,6 +57,8 @@ export interface CatchUpOptions {
 	 * beside the writer. Absent: none.
 	 */
 	prefetchMinBytes?: number;
+	/** A full garbage collection after each file that brings the bytes read since the last one to this many. */
+	collectEveryBytes?: number;
 }
 
 export interface CatchUpResult extends CatchUpProgress {
@@ -77,8 +80,14 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	const progress = emptyCatchUpResult(pass.work.length + pass.vanished.length);
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
 	options.onProgress?.({ ...progress });
+	let sinceCollection = 0;
 	const account = (path: string, r: SyncResult) => {
 		addSync(progress, path, r);
+		sinceCollection += r.bytesRead;
+		if (options.collectEveryBytes !== undefined && sinceCollection >= options.collectEveryBytes) {
+			sinceCollection = 0;
+			collectGarbage();
+		}
 		progress.elapsedMs = Date.now() - started;
 		options.onProgress?.({ ...progress });
 	};
