@@ -7,7 +7,7 @@
  * text, a line still being written), the line is read whole and parsed as any other.
  */
 import { LongLineScanner } from "../parse/long-line.js";
-import { NEWLINE, parseLine } from "../parse/parse-chunk.js";
+import { decodeUtf8, NEWLINE, parseLine } from "../parse/parse-chunk.js";
 import type { ParseState } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
@@ -18,7 +18,6 @@ import { fileLongValues, holdsMarker, markerBytes } from "./long-values.js";
 import type { ChunkStep } from "./read-batch.js";
 
 const EMPTY = new Uint8Array(0);
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** A long line's step, and the bytes after it that its last chunk read (the caller parses them from `step.state`). */
 export interface LongLineRead {
@@ -87,7 +86,7 @@ function scannedStep(
 ): ChunkStep | undefined {
 	const scan = scanner.finish();
 	if (!scan) return undefined;
-	const parsed = parseLine(utf8.decode(scan.skeleton), state, lineStart, lineEnd);
+	const parsed = parseLine(decodeUtf8(scan.skeleton), state, lineStart, lineEnd);
 	const events: ProjectedEvent[] = [];
 	let sessionName: string | null | undefined;
 	for (const entry of parsed.entries) {

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { LongValueSpan } from "../parse/long-line.js";
+import { decodeUtf8 } from "../parse/parse-chunk.js";
 import type { LongValues } from "../parse/types.js";
 import { readRange } from "./fingerprint.js";
 
@@ -23,15 +24,6 @@ export function markerBytes(index: number): Uint8Array {
 
 const BACKSLASH = 0x5c;
 const U = 0x75;
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** Decodes like the parser's line decoding (Buffer where there is one: the same replacement characters). */
-function decodeUtf8(bytes: Uint8Array): string {
-	return typeof Buffer === "function"
-		? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
-		: utf8.decode(bytes);
-}
-
 /** Number of backslashes that end just before `at` (down to `floor`). */
 function backslashesBefore(bytes: Uint8Array, at: number, floor: number): number {
 	let n = 0;

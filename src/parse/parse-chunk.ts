@@ -29,6 +29,11 @@ function utf8View(bytes: Uint8Array): (start: number, end: number) => string {
 	return (start, end) => decoder.decode(bytes.subarray(start, end));
 }
 
+/** `bytes` decoded as the parser decodes a line (so invalid UTF-8 gives the same replacement characters). */
+export function decodeUtf8(bytes: Uint8Array): string {
+	return utf8View(bytes)(0, bytes.length);
+}
+
 /** The head of a message line as Pi writes it (ids of Pi's own alphabet only, so latin-1 decoding is exact). */
 const MESSAGE_HEAD = /^\{"type":"message","id":"([A-Za-z0-9_-]+)","parentId":(?:null|"([A-Za-z0-9_-]+)")[,}]/;
 const V1_MESSAGE_HEAD = /^\{"type":"message",/;

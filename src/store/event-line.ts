@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync } from "node:fs";
 import { lineHash, readRange } from "../ingest/fingerprint.js";
-import { CR, NEWLINE } from "../parse/parse-chunk.js";
+import { CR, decodeUtf8, NEWLINE } from "../parse/parse-chunk.js";
 import { projectEntry } from "../project/project-entry.js";
 import { codePointLength } from "../text/code-points.js";
 import { isWholeText } from "./fragment-text.js";
@@ -21,8 +21,6 @@ export interface EventLine {
 	lineHash: Uint8Array | null;
 	entryType: string;
 }
-
-const decoder = new TextDecoder("utf-8");
 
 /** The bytes of the line, or undefined when the file no longer holds exactly the indexed line. */
 function readLine(line: EventLine): Uint8Array | undefined {
@@ -49,7 +47,7 @@ function lineText(bytes: Uint8Array): string {
 	let end = bytes.length;
 	if (end > 0 && bytes[end - 1] === NEWLINE) end--;
 	if (end > 0 && bytes[end - 1] === CR) end--;
-	return decoder.decode(bytes.subarray(0, end));
+	return decodeUtf8(bytes.subarray(0, end));
 }
 
 /**
