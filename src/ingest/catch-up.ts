@@ -70,6 +70,12 @@ export interface CatchUpResult extends CatchUpProgress {
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
+/**
+ * Progress is reported after a file at most this often, and always at the start and the end of a pass: one
+ * report per file cost a 1 GB cold build 0.7 s of its writing thread (10,000 messages to the parent thread).
+ */
+export const PROGRESS_EVERY_MS = 100;
+
 interface StoredFacts extends CheckpointFacts {
 	path: string;
 }
@@ -81,6 +87,13 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
 	options.onProgress?.({ ...progress });
 	let sinceCollection = 0;
+	let reportedAt = 0;
+	const report = (force: boolean) => {
+		progress.elapsedMs = Date.now() - started;
+		if (!force && progress.elapsedMs - reportedAt < PROGRESS_EVERY_MS) return;
+		reportedAt = progress.elapsedMs;
+		options.onProgress?.({ ...progress });
+	};
 	const account = (path: string, r: SyncResult) => {
 		addSync(progress, path, r);
 		sinceCollection += r.bytesRead;
@@ -88,8 +101,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 			sinceCollection = 0;
 			collectGarbage();
 		}
-		progress.elapsedMs = Date.now() - started;
-		options.onProgress?.({ ...progress });
+		report(false);
 	};
 	const writer = await PassWriter.open(db, options, pass);
 	try {
@@ -102,7 +114,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		for (const { path, file } of steps) {
 			if (options.shouldStop?.()) {
 				progress.stopped = true;
-				return progress;
+				break;
 			}
 			account(path, await writer.sync(path, file));
 			await writer.pause();
@@ -110,7 +122,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	} finally {
 		progress.prefetchedBytes = await writer.close();
 	}
-	progress.elapsedMs = Date.now() - started;
+	report(true);
 	return progress;
 }
 
