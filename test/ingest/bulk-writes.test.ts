@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CatchUpProgress, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
+import { type CatchUpOptions, type CatchUpProgress, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
 import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
@@ -251,19 +251,22 @@ describe("bulk writes", () => {
 });
 
 describe("progress of a bulk pass", () => {
-	it("is reported at its start, at most every PROGRESS_EVERY_MS after a file, and at its end with the whole pass", async () => {
-		// One report per file cost a 1 GB cold build 0.7 s of its writing thread (10,000 messages to Pi's thread).
+	/** A catch-up of `count` fresh sessions with `options`; its result and every progress report. */
+	async function reportedPass(count: number, options: Partial<CatchUpOptions>) {
 		const { sessions, indexDir } = dirs();
-		writeSessions(sessions, 60, 2);
+		writeSessions(sessions, count, 2);
 		const opened = await openStore({ dir: indexDir });
 		if (!opened.ok) throw new Error(opened.error);
 		cleanups.unshift(() => opened.store.close());
 		const seen: CatchUpProgress[] = [];
-		const result = await catchUp(opened.store.db, {
-			roots: [{ path: sessions, subfolders: false }],
-			groupMs: 250,
-			onProgress: (p) => seen.push(p),
-		});
+		const roots = [{ path: sessions, subfolders: false }];
+		const result = await catchUp(opened.store.db, { ...options, roots, onProgress: (p) => seen.push(p) });
+		return { result, seen };
+	}
+
+	it("is reported at its start, at most every PROGRESS_EVERY_MS after a file, and at its end with the whole pass", async () => {
+		// One report per file cost a 1 GB cold build 0.7 s of its writing thread (10,000 messages to Pi's thread).
+		const { result, seen } = await reportedPass(60, { groupMs: 250 });
 		expect(result.done).toBe(60);
 		expect(seen[0]).toMatchObject({ total: 60, done: 0 });
 		expect(seen.at(-1)).toMatchObject({ total: 60, done: 60, entriesAdded: result.entriesAdded });
@@ -276,18 +279,8 @@ describe("progress of a bulk pass", () => {
 	});
 
 	it("ends with a report when the pass is stopped", async () => {
-		const { sessions, indexDir } = dirs();
-		writeSessions(sessions, 5, 1);
-		const opened = await openStore({ dir: indexDir });
-		if (!opened.ok) throw new Error(opened.error);
-		cleanups.unshift(() => opened.store.close());
-		const seen: CatchUpProgress[] = [];
 		let files = 0;
-		const result = await catchUp(opened.store.db, {
-			roots: [{ path: sessions, subfolders: false }],
-			shouldStop: () => files++ >= 2,
-			onProgress: (p) => seen.push(p),
-		});
+		const { result, seen } = await reportedPass(5, { shouldStop: () => files++ >= 2 });
 		expect(result.stopped).toBe(true);
 		expect(result.done).toBe(2);
 		expect(seen.at(-1)).toMatchObject({ done: 2, stopped: true });
