@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cjkRunTokens, searchText } from "../../src/text/search-text.js";
+import { CJK_CLASS, cjkRunTokens, hasCjk, searchText } from "../../src/text/search-text.js";
 import { ftsFixture } from "../store/temp-store.js";
 
 describe("searchText", () => {
@@ -15,6 +15,22 @@ describe("searchText", () => {
 	it("separates CJK runs from adjacent Latin letters and keeps CJK punctuation out of runs", () => {
 		expect(searchText("abc中文def")).toBe("abc 中文 文 def");
 		expect(searchText("中文。日本")).toBe(" 中文 文 。 日本 本 ");
+	});
+	it("finds every CJK letter, BMP or astral, behind its cheap first test, and nothing else", () => {
+		// hasCjk tests the code units a CJK letter may have before the slow property class; a letter missing from
+		// those units would be indexed as one long token again.
+		const letter = new RegExp(CJK_CLASS, "v");
+		const missed: string[] = [];
+		let letters = 0;
+		for (let cp = 0; cp <= 0x10ffff; cp++) {
+			if (cp >= 0xd800 && cp <= 0xdfff) continue;
+			const ch = String.fromCodePoint(cp);
+			const isLetter = letter.test(ch);
+			if (isLetter) letters++;
+			if (hasCjk(`x—“${ch}”🎉`) !== isLetter) missed.push(cp.toString(16));
+		}
+		expect(letters).toBeGreaterThan(90_000);
+		expect(missed).toEqual([]);
 	});
 	it("treats Hiragana, Katakana (with ー) and Hangul as CJK", () => {
 		expect(searchText("データ")).toBe(" デー ータ タ ");
