@@ -4,6 +4,7 @@
  * boundaries checked the way unicode61 splits), not from the FTS index, so the cost is a few native string scans
  * per candidate. It only orders candidates FTS5 already matched; it never decides what matches.
  */
+import { isLowSurrogate } from "../text/code-points.js";
 import { isUnicode61Separator } from "../text/query-compiler.js";
 import { hasCjk } from "../text/search-text.js";
 
@@ -28,7 +29,7 @@ function separatorAt(s: string, i: number): boolean {
 	if (i < 0 || i >= s.length) return true;
 	const cp = s.codePointAt(i) ?? 0;
 	// Step back onto the lead unit when `i` points at a low surrogate.
-	if (cp >= 0xdc00 && cp <= 0xdfff && i > 0) return isUnicode61Separator(s.codePointAt(i - 1) ?? 0);
+	if (isLowSurrogate(cp) && i > 0) return isUnicode61Separator(s.codePointAt(i - 1) ?? 0);
 	return isUnicode61Separator(cp);
 }
 

@@ -10,19 +10,21 @@ export function isHighSurrogate(unit: number): boolean {
 	return unit >= 0xd800 && unit <= 0xdbff;
 }
 
+/** True for a UTF-16 low (trailing) surrogate. */
+export function isLowSurrogate(unit: number): boolean {
+	return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+/** UTF-16 units of the code point at unit `i` of `s`: 2 for a high surrogate followed by a low one, else 1. */
+function unitsAt(s: string, i: number): 1 | 2 {
+	return isHighSurrogate(s.charCodeAt(i)) && i + 1 < s.length && isLowSurrogate(s.charCodeAt(i + 1)) ? 2 : 1;
+}
+
 /** Number of Unicode code points in `s`. */
 export function codePointLength(s: string): number {
 	if (!SURROGATE.test(s)) return s.length;
 	let n = 0;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		// A high surrogate followed by a low one is one code point.
-		if (isHighSurrogate(c) && i + 1 < s.length) {
-			const d = s.charCodeAt(i + 1);
-			if (d >= 0xdc00 && d <= 0xdfff) i++;
-		}
-		n++;
-	}
+	for (let i = 0; i < s.length; i += unitsAt(s, i)) n++;
 	return n;
 }
 
@@ -38,14 +40,9 @@ export function sliceCodePoints(s: string, start: number, end?: number): string 
 	let cp = 0;
 	let startUnit = -1;
 	let i = 0;
-	for (; i < s.length; i++) {
+	for (; i < s.length; i += unitsAt(s, i)) {
 		if (cp === from) startUnit = i;
 		if (cp === to) break;
-		const c = s.charCodeAt(i);
-		if (isHighSurrogate(c) && i + 1 < s.length) {
-			const d = s.charCodeAt(i + 1);
-			if (d >= 0xdc00 && d <= 0xdfff) i++;
-		}
 		cp++;
 	}
 	if (startUnit < 0) return "";
