@@ -3,7 +3,7 @@
  * decoded window by window from the session file, each window as JSON.parse would have decoded it within the line.
  */
 import { randomBytes } from "node:crypto";
-import type { LongValueSpan } from "../parse/long-line.js";
+import { BACKSLASH, LETTER_U, type LongValueSpan } from "../parse/long-line.js";
 import { decodeUtf8 } from "../parse/parse-chunk.js";
 import type { LongValues } from "../parse/types.js";
 import { readRange } from "./fingerprint.js";
@@ -22,8 +22,6 @@ export function markerBytes(index: number): Uint8Array {
 	return Buffer.from(`${MARKER_OPEN}${index}${MARKER_CLOSE}`, "utf8");
 }
 
-const BACKSLASH = 0x5c;
-const U = 0x75;
 /** Number of backslashes that end just before `at` (down to `floor`). */
 function backslashesBefore(bytes: Uint8Array, at: number, floor: number): number {
 	let n = 0;
@@ -53,7 +51,7 @@ export function windowCut(bytes: Uint8Array, limit: number): number {
 		let inside = -1;
 		for (let k = 1; k <= 4 && cut - k - 1 >= 0; k++) {
 			const u = cut - k;
-			if (bytes[u] === U && backslashesBefore(bytes, u, 0) % 2 === 1) {
+			if (bytes[u] === LETTER_U && backslashesBefore(bytes, u, 0) % 2 === 1) {
 				inside = u - 1;
 				break;
 			}

@@ -22,9 +22,10 @@ export interface LongLineScan {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+/** A backslash, and the `u` of a `\uXXXX` escape (ingest/long-values.ts cuts values' JSON text outside escapes). */
+export const BACKSLASH = 0x5c;
+export const LETTER_U = 0x75;
 const COLON = 0x3a;
-const U = 0x75;
 /** The characters JSON allows after a backslash, other than `u`. */
 const SIMPLE_ESCAPES = new Set([QUOTE, BACKSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
@@ -149,7 +150,7 @@ export class LongLineScanner {
 			if (b === BACKSLASH) this.escape = 1;
 			else if (b < 0x20) this.invalid = true;
 		} else if (this.escape === 1) {
-			if (b === U) this.escape = 2;
+			if (b === LETTER_U) this.escape = 2;
 			else {
 				if (!SIMPLE_ESCAPES.has(b)) this.invalid = true;
 				this.escape = 0;
