@@ -100,7 +100,8 @@ JavaScript (\`dist/\`, built first when stale): \`bench/child.ts\` is bundled by
 directory between runs.
 
 1. **Cold build.** The wall time of a full build of a fresh index through \`IndexManager.open\` + catch-up (one
-   thread, as Pi runs it; 1b with two, as \`reindex\` runs it), against the **raw FTS5 insert floor**: the same text
+   thread, as Pi runs it; 1b with two, as \`reindex\` runs it, three times: the median build, since one build moved by
+   up to a quarter from run to run on this 2-core machine), against the **raw FTS5 insert floor**: the same text
    (extracted with the project's own \`projectEntry\` + \`searchText\` when they load, otherwise a JSON walk with the
    same rules) inserted into a bare contentless FTS5 table with the same tokenizer (\`unicode61 remove_diacritics 2\`)
    and pragmas (WAL, \`synchronous=NORMAL\`) in 4 MiB transactions; only the inserts are timed. Every session file is
