@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { CorpusManifest } from "../corpus/generate.js";
 import { renderShape } from "../corpus/stats.js";
+import { TWO_THREAD_RUNS } from "../figures/cold-build.js";
 import type { FigureRow } from "../figures/types.js";
 
 /** Where and when the numbers were taken. */
@@ -100,7 +101,7 @@ JavaScript (\`dist/\`, built first when stale): \`bench/child.ts\` is bundled by
 directory between runs.
 
 1. **Cold build.** The wall time of a full build of a fresh index through \`IndexManager.open\` + catch-up (one
-   thread, as Pi runs it; 1b with two, as \`reindex\` runs it, three times: the median build, since one build moved by
+   thread, as Pi runs it; 1b with two, as \`reindex\` runs it, ${TWO_THREAD_RUNS} times: the median build, since one build moved by
    up to a quarter from run to run on this 2-core machine), against the **raw FTS5 insert floor**: the same text
    (extracted with the project's own \`projectEntry\` + \`searchText\` when they load, otherwise a JSON walk with the
    same rules) inserted into a bare contentless FTS5 table with the same tokenizer (\`unicode61 remove_diacritics 2\`)
