@@ -135,7 +135,7 @@ function skippedRows(ctx: BenchContext, rl: RawFtsResult): FigureRow[] {
 }
 
 /**
- * Two-thread builds per run of figure 1b. On this 2-core machine one build took 30 to 39 s from run to run (the same
+ * Two-thread builds per run of figure 1b. On this 2-core machine one build took 30 to 42 s from run to run (the same
  * work: the writing thread's CPU time moved with it), so one run says little; the median of three is the figure.
  */
 export const TWO_THREAD_RUNS = 3;
