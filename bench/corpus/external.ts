@@ -3,12 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CorpusManifest } from "./generate.js";
 import { emptyMarkerCounts } from "./markers.js";
-import { ShapeCollector } from "./stats.js";
-
-const TYPE = /^\{"type":"([A-Za-z_]+)"/;
-const ROLE = /"message":\{"role":"([A-Za-z]+)"/;
-/** How far into a line its type and a message's role are looked for (Pi writes them first). */
-const HEAD_BYTES = 512;
+import { KIND_HEAD_BYTES, lineKind, ShapeCollector } from "./stats.js";
 
 /** The shape of existing session files: each line's length and kind (`message/<role>` for messages), as written. */
 export function shapeOfFiles(files: readonly string[]): ShapeCollector {
@@ -18,10 +13,7 @@ export function shapeOfFiles(files: readonly string[]): ShapeCollector {
 		for (let start = 0; start < bytes.length; ) {
 			const nl = bytes.indexOf(10, start);
 			const end = nl < 0 ? bytes.length : nl + 1;
-			const head = bytes.toString("latin1", start, Math.min(end, start + HEAD_BYTES));
-			const type = TYPE.exec(head)?.[1] ?? "unparsed";
-			const role = type === "message" ? ROLE.exec(head)?.[1] : undefined;
-			shape.add(role ? `message/${role}` : type, end - start);
+			shape.add(lineKind(bytes.toString("latin1", start, Math.min(end, start + KIND_HEAD_BYTES))), end - start);
 			start = end;
 		}
 	}

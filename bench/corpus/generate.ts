@@ -13,7 +13,15 @@ import { fileURLToPath } from "node:url";
 import { CORPUS_ROOT_CWD, emptyMarkerCounts, MARKERS, type MarkerCounts, type MarkerName } from "./markers.js";
 import { createRng, type Rng } from "./prng.js";
 import { assistantProse, cjkRequest, projectName, sessionName, summary, thought, userRequest } from "./prose.js";
-import { formatBytes, parseBytes, renderShape, ShapeCollector, type ShapeStats } from "./stats.js";
+import {
+	formatBytes,
+	KIND_HEAD_BYTES,
+	lineKind,
+	parseBytes,
+	renderShape,
+	ShapeCollector,
+	type ShapeStats,
+} from "./stats.js";
 import { lineWindow, loadTextPool, type PoolFile, type TextPool } from "./text-pool.js";
 
 /** Bump when the output for a given seed changes (cached corpora are regenerated). */
@@ -237,11 +245,8 @@ class SessionWriter {
 					headerSkipped = true;
 					continue;
 				}
-				const head = line.subarray(0, 400).toString("latin1");
-				const type = /"type":"([a-z_]+)"/.exec(head)?.[1] ?? "unknown";
-				const role = type === "message" ? /"role":"([A-Za-z]+)"/.exec(head)?.[1] : undefined;
 				this.writer.write(line.toString("utf8"), line.length);
-				this.shape.add(role ? `message/${role}` : type, line.length);
+				this.shape.add(lineKind(line.subarray(0, KIND_HEAD_BYTES).toString("latin1")), line.length);
 			}
 			buf = buf.subarray(start);
 			carry = buf;

@@ -19,6 +19,18 @@ export interface ShapeStats {
 	linesOver1MiB: number;
 }
 
+/** How far into a line its type and a message's role are looked for (Pi writes them first). */
+export const KIND_HEAD_BYTES = 512;
+const TYPE = /"type":"([A-Za-z_]+)"/;
+const ROLE = /"role":"([A-Za-z]+)"/;
+
+/** The kind (KindShare.kind) of an entry line from its first KIND_HEAD_BYTES, decoded as latin-1. */
+export function lineKind(head: string): string {
+	const type = TYPE.exec(head)?.[1] ?? "unparsed";
+	const role = type === "message" ? ROLE.exec(head)?.[1] : undefined;
+	return role ? `message/${role}` : type;
+}
+
 /** Accumulates line lengths and bytes per kind as lines are written. */
 export class ShapeCollector {
 	private lengths = new Float64Array(1 << 16);
