@@ -152,9 +152,9 @@ export function medianRun<T extends { ms: number }>(runs: readonly T[]): T {
  */
 async function twoThreadRow(ctx: BenchContext, bl: ColdBuildResult, rl: RawFtsResult): Promise<FigureRow> {
 	const runs: ColdBuildResult[] = [];
+	const indexDir = join(ctx.workDir, "index-large-two-threads");
 	for (let i = 1; i <= TWO_THREAD_RUNS; i++) {
 		ctx.log(`cold build at ${scaleLabel(ctx.large)} with two threads (${i} of ${TWO_THREAD_RUNS})`);
-		const indexDir = join(ctx.workDir, "index-large-two-threads");
 		warmFiles(ctx.large.sessionsDir);
 		runs.push(await runChild<ColdBuildResult>("cold-build", { agentDir: ctx.large.agentDir, indexDir, threads: 2 }));
 		rmSync(indexDir, { recursive: true, force: true });
