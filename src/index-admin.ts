@@ -14,7 +14,7 @@ import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";
 import { MAX_DIFFERENCES, type VerifyReport, verifyIndex } from "./ingest/verify.js";
 import type { QueryDb } from "./query/db.js";
-import { isStoreDamage } from "./store/db.js";
+import { isStoreDamage, storeFiles } from "./store/db.js";
 import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
 import { STORE_LOCK } from "./store/generations.js";
 import { heldByLiveProcess, type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
@@ -139,8 +139,8 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 			return last.t === null ? null : new Date(last.t).toISOString();
 		},
 		sizes: () => ({
-			generationBytes: sizeOf(store.path),
-			walBytes: sizeOf(`${store.path}-wal`),
+			generationBytes: sum(storeFiles(store.path).map((f) => sizeOf(f.path))),
+			walBytes: sum(storeFiles(store.path).map((f) => sizeOf(`${f.path}-wal`))),
 			directoryBytes: directoryBytes(indexDir),
 		}),
 		async verify(roots, extraFiles) {
@@ -162,6 +162,10 @@ function countRows(store: Store): IndexCounts {
 		)
 		.get() as IndexCounts;
 	return { ...row };
+}
+
+function sum(values: number[]): number {
+	return values.reduce((a, b) => a + b, 0);
 }
 
 function sizeOf(path: string): number {

@@ -1,6 +1,7 @@
 /** Small file-system helpers shared by the bench tasks. */
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { FTS_FILE_SUFFIX } from "../../src/store/db.js";
 
 /** Every `*.jsonl` under a directory, sorted. */
 export function listJsonl(dir: string): string[] {
@@ -25,11 +26,14 @@ export function dirBytes(dir: string): number {
 	return n;
 }
 
-/** Bytes of the SQLite database files (`*.sqlite`, without their -wal/-shm) directly in an index directory. */
+/**
+ * Bytes of the SQLite database files directly in an index directory: each store file (`*.sqlite`) and its full-text
+ * file (`*.sqlite-fts`), without their -wal/-shm.
+ */
 export function databaseBytes(dir: string): number {
 	if (!existsSync(dir)) return 0;
 	return readdirSync(dir)
-		.filter((f) => f.endsWith(".sqlite"))
+		.filter((f) => f.endsWith(".sqlite") || f.endsWith(`.sqlite${FTS_FILE_SUFFIX}`))
 		.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
 }
 

@@ -3,7 +3,7 @@
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
 
-import { isBusyError, isStoreDamage, type SqliteDb, storeErrorText } from "../store/db.js";
+import { isBusyError, isStoreDamage, type SqliteDb, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
 import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
@@ -58,7 +58,10 @@ export type CatchUpOutcome =
  * corpus 196–201 → 182–183 MiB, the build no slower: docs/lifecycle.md, "Memory"). No mmap (db.ts,
  * QUERY_MMAP_BYTES): a bulk pass reads what it merges once, and mapped pages it touched would count in its RSS.
  */
-export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384", "mmap_size = 0", "cache_size = -4000"];
+export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384"];
+
+/** BULK_WRITE_PRAGMAS that SQLite keeps per file: set for the store file and its full-text file alike. */
+export const BULK_FILE_PRAGMAS = ["mmap_size = 0", "cache_size = -4000"];
 
 /**
  * Ends a bulk pass: gives the pages FTS5's merges left free back to the file system (free-pages.ts), copies the WAL
@@ -68,7 +71,7 @@ export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384", "mmap_size = 0"
  */
 export function settlePass(db: Pick<SqliteDb, "pragma" | "exec">): void {
 	try {
-		releaseFreePages(db);
+		for (const schema of STORE_SCHEMAS) releaseFreePages(db, schema);
 	} catch (err) {
 		// Busy: the pages stay free in the file (SQLite reuses them) until a later pass.
 		if (!isBusyError(err)) throw err;
@@ -104,6 +107,7 @@ export const BULK_COLLECT_BYTES: Record<CatchUpThreads, number | undefined> = { 
 /** Applies BULK_WRITE_PRAGMAS to a connection used only for bulk writes, and BULK_FTS_SETTINGS for `threads`. */
 export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): void {
 	for (const p of BULK_WRITE_PRAGMAS) db.pragma(p);
+	for (const schema of STORE_SCHEMAS) for (const p of BULK_FILE_PRAGMAS) db.pragma(`${schema}.${p}`);
 	setFtsWriteSettings(db, BULK_FTS_SETTINGS[threads]);
 }
 

@@ -8,6 +8,7 @@ import type { SqliteDb } from "../store/db.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
+import { FtsThread } from "./fts-thread.js";
 import { GroupCommit } from "./group-commit.js";
 import { Prefetch } from "./prefetch.js";
 import { type ReadLimits, readLimits } from "./read-batch.js";
@@ -65,6 +66,8 @@ export interface CatchUpResult extends CatchUpProgress {
 	stopped: boolean;
 	/** Input bytes the writer took parsed and projected from the prefetch thread. */
 	prefetchedBytes: number;
+	/** The pass wrote its full-text rows from a thread of its own (fts-thread.ts). */
+	fullTextThread: boolean;
 	errors: Array<{ path: string; error: string }>;
 }
 
@@ -104,6 +107,7 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 		report(false);
 	};
 	const writer = await PassWriter.open(db, options, pass);
+	progress.fullTextThread = writer.fullTextThread;
 	try {
 		// New and changed files first (a moved file is re-keyed here before its old path is seen as gone), then the
 		// stored paths discovery did not see.
@@ -180,6 +184,7 @@ export function emptyCatchUpResult(total: number): CatchUpResult {
 		elapsedMs: 0,
 		stopped: false,
 		prefetchedBytes: 0,
+		fullTextThread: false,
 		errors: [],
 	};
 }
@@ -205,6 +210,7 @@ class PassWriter {
 		private readonly group: GroupCommit | undefined,
 		private readonly syncer: SourceSyncer,
 		private readonly prefetch: Prefetch | undefined,
+		private readonly ftsThread: FtsThread | undefined,
 		/** Yields between files and batches (inside a group, only once the group is due). */
 		readonly pause: () => Promise<void>,
 	) {}
@@ -215,7 +221,15 @@ class PassWriter {
 		// Before any row: every text of the pass is packed against the generation's dictionary, in both threads.
 		const dictionary = passDictionary(db, fresh, read);
 		const between = options.between ?? yieldToLoop;
-		const group = options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow);
+		// Assigned below, before the group ever opens (its `between` is the group's pause).
+		let syncer: SourceSyncer;
+		const hooks = {
+			begun: () => syncer.beginWrite(),
+			committing: () => syncer.sealWrite(),
+			rolledBack: () => syncer.abandonWrite(),
+		};
+		const group =
+			options.groupMs === undefined ? undefined : new GroupCommit(db, options.groupMs, options.commitNow, hooks);
 		// Inside a group, yielding waits until the group is due: the write lock is released before any wait, and the
 		// next group opens before the next batch (batches inside a group run in its transaction).
 		const pause = group
@@ -227,13 +241,19 @@ class PassWriter {
 				}
 			: between;
 		const prefetch = await startPrefetch(fresh, options.prefetchMinBytes, read, dictionary);
-		const syncer = new SourceSyncer(db, {
-			...options.sync,
-			prepared: prefetch,
-			between: pause,
-			shouldStop: options.shouldStop,
-		});
-		return new PassWriter(options, pass, group, syncer, prefetch, pause);
+		// A pass worth a prefetch thread writes its full-text rows from a thread of its own as well (fts-thread.ts).
+		const ftsThread = prefetch && (await FtsThread.start(db));
+		syncer = new SourceSyncer(
+			db,
+			{
+				...options.sync,
+				prepared: prefetch,
+				between: pause,
+				shouldStop: options.shouldStop,
+			},
+			ftsThread,
+		);
+		return new PassWriter(options, pass, group, syncer, prefetch, ftsThread, pause);
 	}
 
 	/** Syncs one file of the pass (`file` when discovery found it: a new one may get its tree states planned first). */
@@ -280,13 +300,24 @@ class PassWriter {
 		}
 	}
 
-	/** Commits the open group and stops the prefetch thread; returns the input bytes the thread prepared. */
+	/** True when the pass's full-text rows go to a thread of their own. */
+	get fullTextThread(): boolean {
+		return this.ftsThread !== undefined;
+	}
+
+	/**
+	 * Commits the open group and stops the pass's threads (the connection has its full-text file attached again);
+	 * returns the input bytes the prefetch thread prepared.
+	 */
 	async close(): Promise<number> {
-		// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
-		this.group?.commit();
-		const prefetched = this.prefetch?.stats.bytes ?? 0;
-		await this.prefetch?.close();
-		return prefetched;
+		try {
+			// Every batch in the group is complete (savepoints released or rolled back): committing keeps them.
+			this.group?.commit();
+		} finally {
+			await this.prefetch?.close();
+			await this.ftsThread?.close();
+		}
+		return this.prefetch?.stats.bytes ?? 0;
 	}
 }
 

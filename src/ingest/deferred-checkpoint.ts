@@ -7,7 +7,7 @@
  * (a bulk writer that is active checkpoints on its own). journal_size_limit then keeps the file small.
  */
 import { statSync } from "node:fs";
-import type { SqliteDb } from "../store/db.js";
+import { type SqliteDb, storeFiles } from "../store/db.js";
 
 /** Pragmas for the hot-path connection: no checkpoint inside its commits. */
 export const HOT_PATH_PRAGMAS = ["wal_autocheckpoint = 0"];
@@ -17,7 +17,7 @@ const MIN_WAL_BYTES = 4 << 20;
 /** The WAL must have been untouched this long: nobody else is writing in bulk. */
 const QUIET_MS = 1_000;
 
-/** Checkpoints one connection's database once its WAL is large and quiet. */
+/** Checkpoints each file of one connection's store once its WAL is large and quiet. */
 export class DeferredCheckpoint {
 	private timer: NodeJS.Timeout | undefined;
 
@@ -43,22 +43,18 @@ export class DeferredCheckpoint {
 
 	private run(): void {
 		if (!this.db.isOpen) return;
-		let size: number;
-		let mtimeMs: number;
-		try {
-			({ size, mtimeMs } = statSync(`${this.db.path}-wal`));
-		} catch {
-			return;
-		}
-		if (size < MIN_WAL_BYTES) return;
-		if (Date.now() - mtimeMs < QUIET_MS) {
-			this.schedule();
-			return;
-		}
-		try {
-			this.db.pragma("wal_checkpoint(PASSIVE)");
-		} catch {
-			// Busy or closing: the next write schedules another try.
+		for (const file of storeFiles(this.db.path)) {
+			const wal = statSync(`${file.path}-wal`, { throwIfNoEntry: false });
+			if (wal === undefined || wal.size < MIN_WAL_BYTES) continue;
+			if (Date.now() - wal.mtimeMs < QUIET_MS) {
+				this.schedule();
+				continue;
+			}
+			try {
+				this.db.pragma(`${file.schema}.wal_checkpoint(PASSIVE)`);
+			} catch {
+				// Busy or closing: the next write schedules another try.
+			}
 		}
 	}
 }

@@ -12,6 +12,13 @@
  */
 import type { SqliteDb } from "../store/db.js";
 
+/** What runs with each group transaction: first thing after it opens, last thing before it commits, after a rollback. */
+export interface GroupHooks {
+	begun(): void;
+	committing(): void;
+	rolledBack(): void;
+}
+
 /** Groups bulk batches into transactions of about `budgetMs`. */
 export class GroupCommit {
 	private openedAt = -1;
@@ -22,6 +29,7 @@ export class GroupCommit {
 		private readonly db: SqliteDb,
 		private readonly budgetMs: number,
 		private readonly commitNow: () => boolean = () => false,
+		private readonly hooks: GroupHooks = { begun() {}, committing() {}, rolledBack() {} },
 	) {}
 
 	/** Opens the group transaction unless one is open (waits for the write lock on the busy timeout). */
@@ -29,6 +37,12 @@ export class GroupCommit {
 		if (this.openedAt >= 0) return;
 		this.db.exec("BEGIN IMMEDIATE");
 		this.openedAt = performance.now();
+		try {
+			this.hooks.begun();
+		} catch (err) {
+			this.rollback();
+			throw err;
+		}
 	}
 
 	/** True when the open group ran its budget or a writer is waiting: commit before yielding. */
@@ -45,6 +59,12 @@ export class GroupCommit {
 	/** Commits the open group, if any. */
 	commit(): void {
 		if (this.openedAt < 0) return;
+		try {
+			this.hooks.committing();
+		} catch (err) {
+			this.rollback();
+			throw err;
+		}
 		this.openedAt = -1;
 		this.members.length = 0;
 		this.db.exec("COMMIT");
@@ -58,6 +78,7 @@ export class GroupCommit {
 		} catch {
 			// SQLite already rolled back (some errors end the transaction themselves).
 		}
+		this.hooks.rolledBack();
 		return this.members.splice(0);
 	}
 }

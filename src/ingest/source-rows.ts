@@ -10,6 +10,7 @@ import { decodedSql, decodedTimestampSql, encodeCode } from "../store/column-cod
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
+import { type LedgerRepair, LedgerTouch, repairLedger, sealLedger } from "../store/fts-ledger.js";
 import { type TextDictionaryCache, textDictionaryOf } from "../store/text-dictionary.js";
 import { fragmentTags, placedTags, sourceTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
@@ -52,6 +53,48 @@ const CHECKPOINT_COLUMNS = `id, path, dev, ino, size, mtime_ms AS mtimeMs, offse
 	tail_start AS tailStart, leaf_entry_id AS leafEntryId, leaf_seq AS leafSeq, entry_count AS entryCount,
 	skipped_count AS skippedCount, receipts, synced_at AS syncedAt, last_error AS lastError, session_id AS sessionId`;
 
+/**
+ * Where a connection's full-text rows go: its own statements on the attached full-text file (`directFtsWrites`), or
+ * the full-text thread of a two-thread pass (fts-thread.ts), in the order they are made.
+ */
+export interface FtsWrites {
+	/** True when this connection writes the full-text file itself, so it can check and repair the ledger. */
+	readonly direct: boolean;
+	/** A write transaction of the store file has just begun. */
+	begin(): void;
+	/** Writes (or replaces) the full-text row of fragment `id`. */
+	insert(id: number, body: string, tags: string): void;
+	/** Deletes the full-text row of fragment `id` (nothing when there is none). */
+	delete(id: number): void;
+	/**
+	 * The store file's transaction is about to commit: so are the full-text writes, counted in the full-text file's
+	 * half of the ledger (fts-ledger.ts) when they touched `sources`. Throws when they cannot be.
+	 */
+	seal(sources: number[]): void;
+	/** The store file's transaction was rolled back: so are the full-text writes made since `begin`. */
+	abandon(): void;
+}
+
+/** The SQL of one full-text row's write, for whichever connection writes the full-text file. */
+export const FTS_INSERT_SQL = `INSERT INTO fragments_fts (rowid, ${BODY_COLUMN}, ${TAGS_COLUMN}) VALUES (?, ?, ?)`;
+export const FTS_DELETE_SQL = "DELETE FROM fragments_fts WHERE rowid = ?";
+
+/** Full-text writes through the connection's own attached full-text file, in the same transaction. */
+export function directFtsWrites(db: SqliteDb): FtsWrites {
+	const insert = db.prepare(FTS_INSERT_SQL);
+	const remove = db.prepare(FTS_DELETE_SQL);
+	return {
+		direct: true,
+		begin() {},
+		insert: (id, body, tags) => insert.run(id, body, tags),
+		delete: (id) => remove.run(id),
+		seal: (sources) => {
+			if (sources.length > 0) sealLedger(db, "fts", sources);
+		},
+		abandon() {},
+	};
+}
+
 /** Prepared statements for one connection, created once and reused for every batch. */
 export class SourceRows {
 	private readonly byPath;
@@ -59,9 +102,9 @@ export class SourceRows {
 	private readonly insertSource;
 	private readonly insertEvent;
 	private readonly insertFragment;
-	private readonly insertFts;
 	private readonly nextSlot;
-	private readonly deleteFts;
+	private readonly fragmentIdsOfSource;
+	private readonly touched = new LedgerTouch();
 	private readonly eventFragments;
 	private readonly deleteEvents;
 	private readonly deleteSource;
@@ -74,7 +117,10 @@ export class SourceRows {
 	private readonly dictionary: TextDictionaryCache;
 	private readonly updates = new Map<string, ReturnType<SqliteDb["prepare"]>>();
 
-	constructor(private readonly db: SqliteDb) {
+	constructor(
+		private readonly db: SqliteDb,
+		private readonly fts: FtsWrites = directFtsWrites(db),
+	) {
 		this.attributeSets = new AttributeSetWriter(db);
 		this.dictionary = textDictionaryOf(db);
 		this.byPath = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE path = ?`);
@@ -92,8 +138,7 @@ export class SourceRows {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
 		this.nextSlot = db.prepare(`SELECT coalesce(max(id) / ${ID_STRIDE}, -1) + 1 AS slot FROM fragments`);
-		this.insertFts = db.prepare(`INSERT INTO fragments_fts (rowid, ${BODY_COLUMN}, ${TAGS_COLUMN}) VALUES (?, ?, ?)`);
-		this.deleteFts = db.prepare("DELETE FROM fragments_fts WHERE rowid = ?");
+		this.fragmentIdsOfSource = db.prepare<[number], { id: number }>("SELECT id FROM fragments WHERE source_id = ?");
 		this.eventFragments = db.prepare(
 			`SELECT f.id, f.ord, ${decodedSql("kind", "f.kind")} AS kind, f.text, f.char_count AS charCount,
 				f.tool_name AS toolName, ${decodedSql("entryType", "e.entry_type")} AS entryType,
@@ -137,13 +182,45 @@ export class SourceRows {
 		return this.get(path) as SourceCheckpoint;
 	}
 
-	/** Drops every derived row of a source (fragments and FTS rows follow by cascade and trigger). */
+	/** Drops every derived row of a source (its FTS rows here, its fragments by cascade). */
 	clear(sourceId: number): void {
+		this.deleteFtsRows(sourceId);
 		this.deleteEvents.run(sourceId);
 	}
 
+	/** Drops a source with all its rows. */
 	remove(sourceId: number): void {
+		this.deleteFtsRows(sourceId);
 		this.deleteSource.run(sourceId);
+	}
+
+	/** No trigger can reach the full-text file from the store file's schema (migration 0012): each row goes here. */
+	private deleteFtsRows(sourceId: number): void {
+		this.touched.touch(sourceId);
+		for (const { id } of this.fragmentIdsOfSource.all(sourceId)) this.fts.delete(id);
+	}
+
+	/**
+	 * Starts a write transaction's work (inside it): a connection that writes the full-text file itself first repairs
+	 * a transaction an earlier crash left in one file only (fts-ledger.ts).
+	 */
+	beginWrite(): LedgerRepair | undefined {
+		this.touched.take();
+		this.fts.begin();
+		return this.fts.direct ? repairLedger(this.db) : undefined;
+	}
+
+	/** Right before COMMIT: counts the open transaction in both halves of the ledger when it changed FTS rows. */
+	sealWrite(): void {
+		const sources = this.touched.take();
+		this.fts.seal(sources);
+		if (sources.length > 0) sealLedger(this.db, "store", sources);
+	}
+
+	/** After a ROLLBACK: forgets what the transaction touched, and its full-text writes. */
+	abandonWrite(): void {
+		this.touched.take();
+		this.fts.abandon();
 	}
 
 	/**
@@ -158,6 +235,7 @@ export class SourceRows {
 		cwd: string | null,
 	): number {
 		let fragmentCount = 0;
+		this.touched.touch(sourceId);
 		// Ids are slot × ID_STRIDE + weight class (rank.ts); the writer holds the store lock, so the slots are its own.
 		let slot = (this.nextSlot.get() as { slot: number }).slot;
 		const attributes = this.attributeSets.batch();
@@ -209,7 +287,7 @@ export class SourceRows {
 				const id = slot++ * ID_STRIDE + weight;
 				this.insertFragment.run(id, sourceId, seq, ord, kind, stored, charCount, fragmentTool, fragmentCall);
 				const text = typeof body === "string" ? body : body();
-				this.insertFts.run(id, text, placedTags(source, own, s.branchState, s.selectionState));
+				this.fts.insert(id, text, placedTags(source, own, s.branchState, s.selectionState));
 				fragmentCount++;
 			}
 		}
@@ -244,7 +322,8 @@ export class SourceRows {
 			// Unreadable as indexed (the file changed since): keep the row as it is, stale tags and all, rather than lose
 			// its words past the head; a rewritten file is indexed again from scratch anyway.
 			if (!whole) continue;
-			this.deleteFts.run(f.id);
+			this.touched.touch(sourceId);
+			this.fts.delete(f.id);
 			const facts: TagFacts = {
 				sourceId,
 				cwd: f.cwd,
@@ -256,7 +335,7 @@ export class SourceRows {
 				branchState: states.branchState,
 				selectionState: states.selectionState,
 			};
-			this.insertFts.run(f.id, searchText(text), fragmentTags(facts));
+			this.fts.insert(f.id, searchText(text), fragmentTags(facts));
 		}
 	}
 

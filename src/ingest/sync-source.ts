@@ -21,7 +21,13 @@ import { eventNode, type IndexedEvent } from "./event-rows.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
 import { type ReadOptions, readBatch } from "./read-batch.js";
-import { type CheckpointUpdate, mergeReceipts, type SourceCheckpoint, SourceRows } from "./source-rows.js";
+import {
+	type CheckpointUpdate,
+	type FtsWrites,
+	mergeReceipts,
+	type SourceCheckpoint,
+	SourceRows,
+} from "./source-rows.js";
 import { planHolds, plannedStates, type StatePlan } from "./state-plan.js";
 
 export interface SyncOptions extends ReadOptions {
@@ -107,8 +113,24 @@ export class SourceSyncer {
 	constructor(
 		private readonly db: SqliteDb,
 		private readonly options: SyncOptions = {},
+		fts?: FtsWrites,
 	) {
-		this.rows = new SourceRows(db);
+		this.rows = new SourceRows(db, fts);
+	}
+
+	/** Starts the work of a write transaction the caller opened (a bulk group): see SourceRows.beginWrite. */
+	beginWrite(): void {
+		this.rows.beginWrite();
+	}
+
+	/** Right before the caller commits its transaction: see SourceRows.sealWrite. */
+	sealWrite(): void {
+		this.rows.sealWrite();
+	}
+
+	/** After the caller rolled its transaction back: see SourceRows.abandonWrite. */
+	abandonWrite(): void {
+		this.rows.abandonWrite();
 	}
 
 	/**
@@ -163,7 +185,18 @@ export class SourceSyncer {
 	 * `busyWaitMs`); then "busy". The last retry is made at the deadline, never after it.
 	 */
 	private async lockedBatch(path: string, o: SyncOptions, deadline: number): Promise<BatchResult | "busy"> {
-		const run = () => this.db.transaction(() => this.batch(path, o));
+		const run = () =>
+			this.db.transaction(() => {
+				this.rows.beginWrite();
+				try {
+					const result = this.batch(path, o);
+					this.rows.sealWrite();
+					return result;
+				} catch (err) {
+					this.rows.abandonWrite();
+					throw err;
+				}
+			});
 		if (o.busyTimeoutMs === undefined) return run();
 		for (;;) {
 			try {

@@ -4,6 +4,7 @@
  * The driver is loaded lazily, so merely importing this module never loads a native addon; each driver lives in
  * its own `driver-*.ts` file and is imported only on the runtime that can load it.
  */
+import { pathToFileURL } from "node:url";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { onBun } from "../runtime.js";
 import { PackedTextError } from "./lz-dict.js";
@@ -76,6 +77,40 @@ export interface OpenDatabaseOptions {
 	 * (`auto_vacuum = INCREMENTAL`, so pages FTS5's merges free can be given back: free-pages.ts).
 	 */
 	create?: boolean;
+	/**
+	 * Attach the store's full-text file (`<path>-fts`) as schema `fts` (default true). A connection without it
+	 * cannot read or write `fragments_fts`: only the writing thread of a two-thread pass opens one, while another
+	 * thread writes that file (docs/store.md, "The full-text file").
+	 */
+	fts?: boolean;
+}
+
+/** Schema name of the full-text file on every store connection: `fragments_fts` and `fts_meta` live there. */
+export const FTS_SCHEMA = "fts";
+
+/** The full-text file beside a store file: the store file's name plus this suffix. */
+export const FTS_FILE_SUFFIX = "-fts";
+
+/** Path of the full-text file of the store file `path` (an in-memory store's is in memory too). */
+export function ftsFilePath(path: string): string {
+	return path === ":memory:" ? path : path + FTS_FILE_SUFFIX;
+}
+
+/** The schemas of a store connection, one per file: the store file (`main`) and its full-text file. */
+export const STORE_SCHEMAS = ["main", FTS_SCHEMA] as const;
+
+/** One file of a store: the schema it is on a connection, and its path. */
+export interface StoreFile {
+	schema: (typeof STORE_SCHEMAS)[number];
+	path: string;
+}
+
+/** The files of the store whose store file is `path`, in STORE_SCHEMAS order. */
+export function storeFiles(path: string): StoreFile[] {
+	return [
+		{ schema: "main", path },
+		{ schema: FTS_SCHEMA, path: ftsFilePath(path) },
+	];
 }
 
 /** Bytes a WAL file is truncated to when it restarts after a checkpoint. */
@@ -122,8 +157,9 @@ function loadDriver(): Promise<OpenDriver> {
 }
 
 /**
- * Open (or create) a database with the store's connection settings: WAL, busy_timeout, foreign_keys=ON,
- * synchronous=NORMAL, journal_size_limit, mmap_size. Read-only connections skip the pragmas that write. Throws the driver's error (with a
+ * Open (or create) a store file with the store's connection settings (WAL, busy_timeout, foreign_keys=ON,
+ * synchronous=NORMAL, journal_size_limit, mmap_size) and its full-text file attached (`attachFtsFile`, unless
+ * `fts: false`). Read-only connections skip the pragmas that write. Throws the driver's error (with a
  * `code` such as SQLITE_NOTADB or SQLITE_CANTOPEN) when the file cannot be opened; see `sqliteErrorCode`.
  */
 export async function openDatabase(path: string, options: OpenDatabaseOptions = {}): Promise<SqliteDb> {
@@ -132,17 +168,59 @@ export async function openDatabase(path: string, options: OpenDatabaseOptions = 
 	const pragmas = [`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`];
 	// auto_vacuum before journal_mode: switching to WAL writes the header, after which the setting is fixed.
 	if (!readonly && options.create === true) pragmas.push("auto_vacuum = INCREMENTAL");
-	// The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
-	// journal_size_limit: a WAL that grew (a bulk pass checkpoints every 64 MiB) is cut back when it restarts.
-	if (!readonly) pragmas.push("journal_mode = WAL", "synchronous = NORMAL", `journal_size_limit = ${WAL_SIZE_LIMIT}`);
-	pragmas.push("foreign_keys = ON", `mmap_size = ${QUERY_MMAP_BYTES}`);
-	return open({
+	const immutable = options.immutable === true;
+	const db = open({
 		path,
 		readonly,
-		immutable: options.immutable === true,
+		immutable,
 		fileMustExist: readonly || options.fileMustExist === true,
-		pragmas,
+		pragmas: [...pragmas, ...fileSettings(readonly), "foreign_keys = ON"],
 	});
+	if (options.fts === false) return db;
+	try {
+		attachFtsFile(db, { immutable, create: options.create === true });
+	} catch (err) {
+		db.close();
+		throw err;
+	}
+	return db;
+}
+
+/** How `attachFtsFile` attaches: as the connection was opened. */
+interface AttachOptions {
+	/** Through a `file:…?immutable=1` URI (the connection was opened immutable). */
+	immutable?: boolean;
+	/** The file is new: set what only an empty file takes (see OpenDatabaseOptions.create). */
+	create?: boolean;
+}
+
+/**
+ * Attaches the store's full-text file to a store connection as FTS_SCHEMA, with the connection settings of a store
+ * file. ATTACH opens the file with the connection's flags: read-only stays read-only, and a missing file is created
+ * only on a read-write connection. Throws the driver's error.
+ */
+export function attachFtsFile(db: SqliteDb, options: AttachOptions = {}): void {
+	const file = ftsFilePath(db.path);
+	db.prepare("ATTACH DATABASE ? AS fts").run(options.immutable ? `${pathToFileURL(file).href}?immutable=1` : file);
+	if (!db.readonly && options.create === true) db.pragma(`${FTS_SCHEMA}.auto_vacuum = INCREMENTAL`);
+	for (const p of fileSettings(db.readonly)) db.pragma(`${FTS_SCHEMA}.${p}`);
+}
+
+/** Detaches the full-text file (no transaction may be open). */
+export function detachFtsFile(db: SqliteDb): void {
+	db.exec(`DETACH DATABASE ${FTS_SCHEMA}`);
+}
+
+/**
+ * The settings SQLite keeps per database file, set on each file of a store connection. journal_mode is the first
+ * statement that reads a file's header (a garbage file fails there with SQLITE_NOTADB); journal_size_limit cuts back
+ * a WAL that grew (a bulk pass checkpoints every 64 MiB) when it restarts.
+ */
+function fileSettings(readonly: boolean): string[] {
+	const writing = readonly
+		? []
+		: ["journal_mode = WAL", "synchronous = NORMAL", `journal_size_limit = ${WAL_SIZE_LIMIT}`];
+	return [...writing, `mmap_size = ${QUERY_MMAP_BYTES}`];
 }
 
 /** The SQLite result code name of a driver error (e.g. "SQLITE_CORRUPT"), or undefined for other errors. */

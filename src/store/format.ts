@@ -22,8 +22,10 @@
  * 8: stored texts packed against a dictionary sampled from the corpus (lz-dict.ts, text-dictionary.ts) instead of
  * brotli for long texts only.
  * 9: a long text is several fragments of at most `PIECE_UNITS` UTF-16 units each (text-pieces.ts).
+ * 10: the full-text index in a file of its own beside the store file (migration 0012, db.ts FTS_FILE_SUFFIX), so a
+ * two-thread pass writes it from a third thread.
  */
-export const INDEX_FORMAT = 9;
+export const INDEX_FORMAT = 10;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

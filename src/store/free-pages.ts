@@ -17,18 +17,18 @@ export const FREE_PAGES_STEP = 256;
 const MAX_STEPS = 64;
 
 /**
- * Releases free pages in steps of FREE_PAGES_STEP, each its own transaction, and returns how many were released.
+ * Releases free pages of one attached file (`schema`) in steps of FREE_PAGES_STEP, each its own transaction, and returns how many were released.
  * Does nothing on a file made without `auto_vacuum = INCREMENTAL` (stores created before it). Throws the driver's
  * error (SQLITE_BUSY when another writer held the lock past the busy timeout).
  */
-export function releaseFreePages(db: Pick<SqliteDb, "pragma" | "exec">): number {
-	if (Number(db.pragma("auto_vacuum")) !== 2) return 0;
-	const before = Number(db.pragma("freelist_count"));
+export function releaseFreePages(db: Pick<SqliteDb, "pragma" | "exec">, schema = "main"): number {
+	if (Number(db.pragma(`${schema}.auto_vacuum`)) !== 2) return 0;
+	const before = Number(db.pragma(`${schema}.freelist_count`));
 	let left = before;
 	for (let step = 0; step < MAX_STEPS && left > 0; step++) {
 		// exec steps the pragma to its end: a single step would release one page.
-		db.exec(`PRAGMA incremental_vacuum(${FREE_PAGES_STEP})`);
-		left = Number(db.pragma("freelist_count"));
+		db.exec(`PRAGMA ${schema}.incremental_vacuum(${FREE_PAGES_STEP})`);
+		left = Number(db.pragma(`${schema}.freelist_count`));
 	}
 	return before - left;
 }

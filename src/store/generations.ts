@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { packageVersion } from "../package-version.js";
-import { openDatabase, type SqliteDb } from "./db.js";
+import { FTS_FILE_SUFFIX, openDatabase, type SqliteDb } from "./db.js";
 import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileName } from "./format.js";
 import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
@@ -175,11 +175,21 @@ export async function publishGeneration(
 	return locked.ok ? locked.value : { ok: false, error: locked.error };
 }
 
-const SIDE_FILES = ["", "-wal", "-shm", "-journal"];
+/** What SQLite keeps beside a database file. */
+const JOURNAL_SUFFIXES = ["-wal", "-shm", "-journal"];
 
-/** Delete a generation file and its WAL/SHM side files (best effort). */
+/**
+ * Every file of a generation, as suffixes of its file name: the database, its full-text file (db.ts
+ * FTS_FILE_SUFFIX), and SQLite's journals of both.
+ */
+export const GENERATION_FILE_SUFFIXES = ["", FTS_FILE_SUFFIX].flatMap((f) => [
+	f,
+	...JOURNAL_SUFFIXES.map((j) => f + j),
+]);
+
+/** Delete a generation's files (best effort). */
 export function removeGenerationFiles(dir: string, file: string): void {
-	for (const suffix of SIDE_FILES) {
+	for (const suffix of GENERATION_FILE_SUFFIXES) {
 		try {
 			rmSync(join(dir, file + suffix), { force: true });
 		} catch {
@@ -202,14 +212,16 @@ function sweepOrphans(dir: string, current: string): void {
 	const pattern = generationFilePattern();
 	const present = new Set(names);
 	for (const name of names) {
-		const side = /^(.*\.sqlite)-(wal|shm|journal)$/.exec(name);
-		if (side && pattern.test(side[1]) && !present.has(side[1])) {
+		const owner = GENERATION_FILE_SUFFIXES.filter((s) => s !== "" && name.endsWith(s))
+			.map((s) => name.slice(0, -s.length))
+			.find((base) => pattern.test(base));
+		if (owner !== undefined && !present.has(owner)) {
 			rmSync(join(dir, name), { force: true });
 			continue;
 		}
 		if (name === current || !pattern.test(name)) continue;
 		try {
-			const newest = Math.max(...SIDE_FILES.map((s) => mtimeOr0(join(dir, name + s))));
+			const newest = Math.max(...GENERATION_FILE_SUFFIXES.map((s) => mtimeOr0(join(dir, name + s))));
 			if (newest < Date.now() - ORPHAN_AGE_MS) removeGenerationFiles(dir, name);
 		} catch {
 			// Ignore: retried on the next publish.

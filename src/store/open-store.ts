@@ -6,10 +6,20 @@
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { initFingerprints } from "../ingest/fingerprint.js";
-import { isCorruptionError, openDatabase, type SqliteDb, sqliteErrorCode, storeErrorText } from "./db.js";
+import {
+	isBusyError,
+	isCorruptionError,
+	openDatabase,
+	type SqliteDb,
+	sqliteErrorCode,
+	storeErrorText,
+	withBusyTimeout,
+} from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
+import { readLedger, repairLedger } from "./fts-ledger.js";
 import {
 	createGeneration,
+	GENERATION_FILE_SUFFIXES,
 	generationOf,
 	packageVersion,
 	publishGeneration,
@@ -237,7 +247,23 @@ async function prepare(
 		if (migrated.value === "newer") return "newer";
 		if (migrated.value === "failed") return "migration-failed";
 	}
-	return readFormat(db) === String(INDEX_FORMAT) ? "ok" : "format";
+	if (readFormat(db) !== String(INDEX_FORMAT)) return "format";
+	repairTornCommit(db, logger);
+	return "ok";
+}
+
+/**
+ * Repairs a transaction that a crash left in one of the store's two files (fts-ledger.ts), so readers meet a whole
+ * index. Only when the halves differ, and without waiting: a writer holding the lock repairs it itself first.
+ */
+function repairTornCommit(db: SqliteDb, logger: StoreLogger): void {
+	if (readLedger(db, "store").seq === readLedger(db, "fts").seq) return;
+	try {
+		const repair = withBusyTimeout(db, 0, () => db.transaction(() => repairLedger(db)));
+		if (repair) logger.log("warn", "store.torn_commit_repaired", { file: db.path, ...repair });
+	} catch (err) {
+		if (!isBusyError(err)) throw err;
+	}
 }
 
 function readFormat(db: SqliteDb): string | undefined {
@@ -289,7 +315,7 @@ async function replaceGeneration(dir: string, options: OpenStoreOptions, logger:
 function moveAside(dir: string, file: string, err: unknown, logger: StoreLogger): void {
 	const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 	const aside = `${file}.corrupt-${stamp}`;
-	for (const suffix of ["", "-wal", "-shm"]) {
+	for (const suffix of GENERATION_FILE_SUFFIXES) {
 		try {
 			renameSync(join(dir, file + suffix), join(dir, aside + suffix));
 		} catch {
@@ -356,11 +382,13 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
  * (no writer has it open), cannot be read normally (SQLITE_READONLY_DIRECTORY); it is opened immutable instead.
  */
 async function openReadOnlyDb(path: string): Promise<{ db: SqliteDb; state: ReturnType<typeof migrationState> }> {
-	let db = await openDatabase(path, { readonly: true });
+	let db: SqliteDb | undefined;
 	try {
+		// The full-text file is attached (and its header read) inside openDatabase: it fails the same ways.
+		db = await openDatabase(path, { readonly: true });
 		return { db, state: migrationState(db) };
 	} catch (err) {
-		db.close();
+		db?.close();
 		const code = sqliteErrorCode(err);
 		if (code !== "SQLITE_READONLY_DIRECTORY" && code !== "SQLITE_CANTOPEN" && code !== "SQLITE_READONLY_CANTINIT") {
 			throw err;

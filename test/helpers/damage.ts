@@ -1,12 +1,13 @@
 /**
- * Real damage to a real SQLite file: every page of the named tables (and their indexes) overwritten with garbage,
- * as a bad disk or a stray write would leave them. The schema page stays intact, so the file still opens.
+ * Real damage to a real SQLite store: every page of the named tables (and their indexes) overwritten with garbage,
+ * as a bad disk or a stray write would leave them. The schema pages stay intact, so the files still open.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeSync } from "node:fs";
 import Database from "better-sqlite3";
+import { storeFiles } from "../../src/store/db.js";
 
-/** Overwrites all pages of `tables` in the SQLite file `path` (which no process may have open). */
-export function damageTables(path: string, tables: string[]): number {
+/** Pages of `tables` (and their indexes) in one SQLite file, after folding its WAL in. */
+function pagesOf(path: string, tables: string[]): { pageSize: number; pages: number[] } {
 	const db = new Database(path);
 	db.pragma("wal_checkpoint(TRUNCATE)");
 	const pageSize = db.pragma("page_size", { simple: true }) as number;
@@ -20,13 +21,27 @@ export function damageTables(path: string, tables: string[]): number {
 			.all(...tables, ...tables) as Array<{ pageno: number }>
 	).map((r) => r.pageno);
 	db.close();
-	if (pages.length === 0) throw new Error(`no pages found for ${tables.join(", ")}`);
-	const garbage = Buffer.alloc(pageSize, 0xa5);
-	const fd = openSync(path, "r+");
-	try {
-		for (const p of pages) writeSync(fd, garbage, 0, pageSize, (p - 1) * pageSize);
-	} finally {
-		closeSync(fd);
+	return { pageSize, pages };
+}
+
+/**
+ * Overwrites all pages of `tables` in the store whose store file is `path` (which no process may have open),
+ * in whichever of its files (the store file, the full-text file) holds each.
+ */
+export function damageTables(path: string, tables: string[]): number {
+	let damaged = 0;
+	for (const file of storeFiles(path)) {
+		if (!existsSync(file.path)) continue;
+		const { pageSize, pages } = pagesOf(file.path, tables);
+		const garbage = Buffer.alloc(pageSize, 0xa5);
+		const fd = openSync(file.path, "r+");
+		try {
+			for (const p of pages) writeSync(fd, garbage, 0, pageSize, (p - 1) * pageSize);
+		} finally {
+			closeSync(fd);
+		}
+		damaged += pages.length;
 	}
-	return pages.length;
+	if (damaged === 0) throw new Error(`no pages found for ${tables.join(", ")}`);
+	return damaged;
 }

@@ -2,7 +2,7 @@
  * Bulk passes (catch-up, rebuild): group commits, what happens when a batch fails inside a group, and the WAL a
  * pass leaves behind. Real SQLite files, real session files.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CatchUpOptions, type CatchUpProgress, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
@@ -14,11 +14,12 @@ import { IndexManager } from "../../src/ingest/index-manager.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../src/parse/parse-chunk.js";
-import { QUERY_MMAP_BYTES } from "../../src/store/db.js";
+import { QUERY_MMAP_BYTES, STORE_SCHEMAS, storeFiles } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { openStore } from "../../src/store/open-store.js";
 import { waitFor } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";
+import { storeBytes, storeWalBytes } from "../helpers/store-files.js";
 import { tempDir } from "../store/temp-store.js";
 
 const cleanups: Array<() => void> = [];
@@ -127,11 +128,10 @@ describe("bulk writes", () => {
 		});
 		expect(outcome.kind).toBe("done");
 		const db = join(indexDir, opened.store.file);
-		const wal = `${db}-wal`;
-		expect(statSync(db).size).toBeGreaterThan(500_000);
-		expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+		expect(storeBytes(db)).toBeGreaterThan(500_000);
+		expect(storeWalBytes(db)).toBe(0);
 		const dirBytes = readdirSync(indexDir).reduce((n, f) => n + statSync(join(indexDir, f)).size, 0);
-		expect(dirBytes).toBeLessThanOrEqual(1.1 * statSync(db).size);
+		expect(dirBytes).toBeLessThanOrEqual(1.1 * storeBytes(db));
 		expect(verifyIndex(opened.store.db, [{ path: sessions, subfolders: false }]).differences).toEqual([]);
 	});
 
@@ -152,9 +152,11 @@ describe("bulk writes", () => {
 		if (!opened.ok) throw new Error(opened.error);
 		cleanups.unshift(() => opened.store.close());
 		const db = opened.store.db;
-		expect(db.pragma("auto_vacuum")).toBe(2);
-		expect(db.pragma("freelist_count")).toBe(0);
-		expect(db.pragma("integrity_check")).toBe("ok");
+		for (const schema of STORE_SCHEMAS) {
+			expect(db.pragma(`${schema}.auto_vacuum`)).toBe(2);
+			expect(db.pragma(`${schema}.freelist_count`)).toBe(0);
+			expect(db.pragma(`${schema}.integrity_check`)).toBe("ok");
+		}
 		expect(verifyIndex(db, job.roots).differences).toEqual([]);
 	});
 
@@ -294,12 +296,12 @@ describe("hot-path checkpoints", () => {
 		const manager = await IndexManager.open({ indexDir, roots: [{ path: sessions, subfolders: false }] });
 		cleanups.unshift(() => void manager.close());
 		const db = join(indexDir, manager.store.file);
-		const before = statSync(db).size;
+		const before = storeBytes(db);
 		const r = await manager.syncFile(file as string);
 		expect(r.status).toBe("indexed");
-		// More than SQLite's default 1000-page threshold went into the WAL and none of it into the database file.
-		expect(statSync(`${db}-wal`).size).toBeGreaterThan(4 << 20);
-		expect(statSync(db).size).toBe(before);
-		await waitFor(() => statSync(db).size > before, 10_000);
+		// More than SQLite's default 1000-page threshold went into a WAL and none of it into the database files.
+		expect(Math.max(...storeFiles(db).map((f) => statSync(`${f.path}-wal`).size))).toBeGreaterThan(4 << 20);
+		expect(storeBytes(db)).toBe(before);
+		await waitFor(() => storeBytes(db) > before, 10_000);
 	});
 });

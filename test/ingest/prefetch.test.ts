@@ -74,7 +74,7 @@ async function freshStore(): Promise<SqliteDb> {
 
 /** Everything a pass writes, except when it wrote it. */
 function dump(db: SqliteDb): string[] {
-	db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, fragments_fts, 'instance')");
+	db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(fts, fragments_fts, 'instance')");
 	const rows = (sql: string) => (db.prepare(sql).all() as unknown[]).map((r) => JSON.stringify(r));
 	return [
 		...rows("SELECT * FROM events ORDER BY source_id, seq"),
@@ -118,6 +118,8 @@ describe("prefetch thread", () => {
 		expect(one.errors).toEqual([]);
 		expect(two.errors).toEqual([]);
 		expect(one.prefetchedBytes).toBe(0);
+		// The paired pass wrote its full-text rows from a thread of their own; the dumps below include every FTS term.
+		expect([one.fullTextThread, two.fullTextThread]).toEqual([false, true]);
 		const total = files.reduce((n, f) => n + statSync(f).size, 0);
 		// All but the huge line's file past that line (and the unfinished line) came from the thread.
 		expect(two.prefetchedBytes).toBeGreaterThan(total - 3 * HUGE_LINE_BYTES);

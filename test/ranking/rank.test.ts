@@ -32,6 +32,8 @@ import { classWeightedBm25 } from "../helpers/class-weighted-bm25.js";
 /** An in-memory database with every migration applied, as a store has. */
 function migratedMemoryDb(): Database.Database {
 	const db = new Database(":memory:");
+	// Where every store connection has its full-text file (store/db.ts).
+	db.exec("ATTACH ':memory:' AS fts");
 	for (const { tag } of knownMigrations()) {
 		const sql = readFileSync(new URL(`../../migrations/${tag}.sql`, import.meta.url), "utf8");
 		for (const stmt of sql.split("--> statement-breakpoint")) db.exec(stmt);
@@ -84,7 +86,7 @@ describe("weights and length", () => {
 				expect(rowWeightOfId(7 * ID_STRIDE + cls)).toBeCloseTo(kindWeight(kind) * lengthFactor(len), 12);
 			}
 		}
-		const sql = readFileSync(new URL("../../migrations/0007_two_column_fts.sql", import.meta.url), "utf8");
+		const sql = readFileSync(new URL("../../migrations/0012_fts_file.sql", import.meta.url), "utf8");
 		expect(sql).toContain(`USING fts5(${FTS_COLUMNS.join(", ")}, content=`);
 		expect(FTS_COLUMNS).toEqual(["body", "tags"]);
 	});

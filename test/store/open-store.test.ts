@@ -100,15 +100,22 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last migration (0011_parent_session_id), as if an older version had created the store, and leave it
-		// a fork whose parent file name carries the parent's session id.
+		// Undo the last two migrations (0012_fts_file, 0011_parent_session_id), as if an older version had created the
+		// store, and leave it a fork whose parent file name carries the parent's session id.
+		first.db.exec("DROP TABLE fts.fts_meta; DROP TABLE fts.fragments_fts");
+		first.db.exec(
+			"CREATE VIRTUAL TABLE main.fragments_fts USING fts5(body, tags, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')",
+		);
+		first.db.exec(
+			"CREATE TRIGGER fragments_fts_delete AFTER DELETE ON fragments BEGIN DELETE FROM fragments_fts WHERE rowid = old.id; END",
+		);
 		first.db.exec("DROP INDEX sources_parent_id");
 		first.db.exec("ALTER TABLE sources DROP COLUMN parent_session_id");
 		first.db
 			.prepare("INSERT INTO sources (path, dev, ino, size, mtime_ms, parent_session) VALUES (?, '1', '2', 0, 0, ?)")
 			.run("/s/child.jsonl", "/gone/2026-12-02T12-32-22-200Z_01a236bd-dcb7-7287-9588-bf4e8d79a767.jsonl");
 		first.db.exec(
-			"DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)",
+			"DELETE FROM __drizzle_migrations WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1 OFFSET 1)",
 		);
 		first.close();
 		const second = await open(dir);
@@ -116,12 +123,16 @@ describe("openStore", () => {
 		expect(second.fresh).toBeUndefined();
 		expect(journal(second)).toHaveLength(knownMigrations().length);
 		expect(logEvents(dir, "store.migrated")).toBe(1);
-		const tables = second.db
-			.prepare(
-				"SELECT name FROM sqlite_master WHERE name IN ('attribute_sets', 'fragments_fts', 'fragments_fts_delete') ORDER BY name",
-			)
-			.all() as Array<{ name: string }>;
-		expect(tables.map((t) => t.name)).toEqual(["attribute_sets", "fragments_fts", "fragments_fts_delete"]);
+		const names = (schema: string) =>
+			(
+				second.db
+					.prepare(
+						`SELECT name FROM ${schema}.sqlite_master WHERE name IN ('attribute_sets', 'fragments_fts', 'fragments_fts_delete', 'fts_meta') ORDER BY name`,
+					)
+					.all() as Array<{ name: string }>
+			).map((t) => t.name);
+		expect(names("main")).toEqual(["attribute_sets"]);
+		expect(names("fts")).toEqual(["fragments_fts", "fts_meta"]);
 		const dropped = second.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%tool_call'").all();
 		expect(dropped).toEqual([]);
 		// The migrated store knows the existing fork's parent by id at once (a generated column needs no rewrite).

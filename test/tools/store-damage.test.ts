@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { searchEvents } from "../../src/query/index.js";
+import { ftsFilePath } from "../../src/store/db.js";
 import { readPointer } from "../../src/store/generations.js";
 import { DAMAGED_MESSAGE, toPublicError } from "../../src/tools/errors.js";
 import { IndexRuntime } from "../../src/tools/index-runtime.js";
@@ -69,7 +70,7 @@ const damages: Array<[string, FoundBy, () => void]> = [
 		"a table dropped",
 		"open",
 		() => {
-			const db = new Database(generationFile());
+			const db = new Database(ftsFilePath(generationFile()));
 			db.exec("DROP TABLE fragments_fts");
 			db.close();
 		},

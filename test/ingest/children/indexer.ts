@@ -1,7 +1,9 @@
 /**
  * A real indexer process for concurrency and crash tests.
- *   indexer.ts <indexDir> <sessionsDir> <mode: sync|catch-up> <stopFile> [batchBytes] [lockStaleMs]
- * Loops until <stopFile> exists (or it is killed). Prints "tick" after every pass so tests can time kills.
+ *   indexer.ts <indexDir> <sessionsDir> <mode: sync|catch-up|catch-up-2> <stopFile> [batchBytes] [lockStaleMs]
+ * Loops until <stopFile> exists (or it is killed). Prints "tick" after every pass so tests can time kills, and
+ * "progress" (with "full-text thread" while one writes) during a catch-up; catch-up-2 runs it on two threads, as
+ * `reindex` does.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -38,8 +40,12 @@ if (mode === "sync") {
 				workspaceDirs: [],
 				sync: { batchBytes },
 				lockStaleMs,
+				threads: mode === "catch-up-2" ? 2 : 1,
 			},
-			{ onProgress: () => console.log("progress") },
+			{
+				onProgress: (p) =>
+					console.log((p as { fullTextThread?: boolean }).fullTextThread ? "progress full-text thread" : "progress"),
+			},
 		);
 		if (outcome.kind === "failed") console.error(`catch-up failed: ${outcome.error}`);
 		console.log("tick");

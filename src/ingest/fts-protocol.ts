@@ -1,0 +1,56 @@
+/**
+ * What the writing thread of a two-thread pass (fts-thread.ts) and its full-text thread (fts-worker.ts) share: the
+ * messages, in the writer's order, and the slots of the shared control array. The writer is inside a write
+ * transaction, where the event loop does not run, so it waits on the control array, never on a message.
+ */
+
+/** One full-text row's write, flattened: `[op, id, body, tags]` per row (op 0 insert, 1 delete; a delete's texts empty). */
+export type FtsOps = Array<number | string>;
+
+/** Messages to the full-text thread. */
+export type FtsMessage =
+	/** The writer began a write transaction of the store file: begin one of the full-text file. */
+	| { kind: "begin" }
+	/** Rows to write, and the bytes of text they carry (the writer counted them in `CONTROL.queued`). */
+	| { kind: "ops"; ops: FtsOps; bytes: number }
+	/** Count the transaction in the ledger when it touched `sources`, and commit it. */
+	| { kind: "commit"; sources: number[] }
+	/** Roll the transaction back. */
+	| { kind: "rollback" }
+	/** Close the connection; the thread ends. */
+	| { kind: "close" };
+
+/** What the full-text thread is given. */
+export interface FtsThreadData {
+	/** Tells the shared worker bootstrap which module to run. */
+	entry: "fts-worker";
+	/** The full-text file (db.ts ftsFilePath), opened on its own. */
+	path: string;
+	port: import("node:worker_threads").MessagePort;
+	control: Int32Array;
+}
+
+/** Slots of the control array (Int32Array over a SharedArrayBuffer). */
+export const FTS_CONTROL = {
+	/** Text bytes posted and not yet written (the writer sleeps on it while it is over FTS_QUEUE_BYTES). */
+	queued: 0,
+	/** begin, commit, rollback and close messages done (the writer sleeps on it at commit). */
+	acks: 1,
+	/** 1 once the thread failed: it writes nothing more, and every later message is acknowledged unanswered. */
+	failed: 2,
+} as const;
+
+export const FTS_CONTROL_SLOTS = 3;
+
+/** What the thread posts to its parent once its connection is open, or the error that stopped it. */
+export type FtsReport = { kind: "ready" } | { kind: "error"; message: string; code?: string };
+
+/**
+ * Text bytes the writer may have posted ahead of the full-text thread: the rows in flight between the threads
+ * (their bodies cloned once more) stay a few MiB, however far behind the thread falls.
+ */
+export const FTS_QUEUE_BYTES = 4 << 20;
+
+/** Rows gathered into one `ops` message (or fewer, once they carry FTS_POST_BYTES). */
+export const FTS_POST_ROWS = 512;
+export const FTS_POST_BYTES = 1 << 20;

@@ -1,0 +1,104 @@
+/**
+ * The full-text thread of a two-thread pass: writes the rows the writing thread hands over (fts-thread.ts) into the
+ * store's full-text file through a connection of its own, one transaction for each of the writer's, so FTS5's
+ * tokenizing, flushes and merges run on the second core (docs/store.md, "The full-text file").
+ */
+import { workerData } from "node:worker_threads";
+import { openDatabase, sqliteErrorCode } from "../store/db.js";
+import { sealLedger } from "../store/fts-ledger.js";
+import { BULK_FILE_PRAGMAS, BULK_WRITE_PRAGMAS } from "./catch-up-job.js";
+import { FTS_CONTROL, type FtsMessage, type FtsReport, type FtsThreadData } from "./fts-protocol.js";
+import { FTS_DELETE_SQL, FTS_INSERT_SQL } from "./source-rows.js";
+
+const { path, port, control } = workerData as FtsThreadData;
+
+/** Reports go back on the same port: the writer reads them synchronously (receiveMessageOnPort) while it waits. */
+function report(r: FtsReport): void {
+	port.postMessage(r);
+}
+
+function ack(): void {
+	Atomics.add(control, FTS_CONTROL.acks, 1);
+	Atomics.notify(control, FTS_CONTROL.acks);
+}
+
+let db: Awaited<ReturnType<typeof openDatabase>>;
+try {
+	// The full-text file alone, as its own `main`: BEGIN IMMEDIATE then locks it and nothing else.
+	db = await openDatabase(path, { fileMustExist: true, fts: false });
+	// The writer set the pass's FTS5 write settings in this file; these are per connection.
+	for (const p of [...BULK_WRITE_PRAGMAS, ...BULK_FILE_PRAGMAS]) db.pragma(p);
+} catch (err) {
+	report({ kind: "error", message: err instanceof Error ? err.message : String(err), code: sqliteErrorCode(err) });
+	port.close();
+	throw err;
+}
+const insert = db.prepare(FTS_INSERT_SQL);
+const remove = db.prepare(FTS_DELETE_SQL);
+let open = false;
+
+/** Does one message; every message but `ops` is acknowledged once done. */
+function handle(m: FtsMessage): void {
+	switch (m.kind) {
+		case "begin":
+			db.exec("BEGIN IMMEDIATE");
+			open = true;
+			break;
+		case "ops": {
+			const { ops } = m;
+			for (let i = 0; i < ops.length; i += 4) {
+				if (ops[i] === 0) insert.run(ops[i + 1], ops[i + 2], ops[i + 3]);
+				else remove.run(ops[i + 1]);
+			}
+			Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
+			Atomics.notify(control, FTS_CONTROL.queued);
+			return;
+		}
+		case "commit":
+			if (m.sources.length > 0) sealLedger(db, "fts", m.sources, "main");
+			db.exec("COMMIT");
+			open = false;
+			break;
+		case "rollback":
+			rollback();
+			break;
+		case "close":
+			rollback();
+			db.close();
+			port.close();
+			break;
+	}
+	ack();
+}
+
+function rollback(): void {
+	if (!open) return;
+	open = false;
+	try {
+		db.exec("ROLLBACK");
+	} catch {
+		// SQLite already rolled back (some errors end the transaction themselves).
+	}
+}
+
+port.on("message", (m: FtsMessage) => {
+	if (Atomics.load(control, FTS_CONTROL.failed) === 1) {
+		// Nothing more is written; the writer still counts on every acknowledgement it waits for.
+		if (m.kind === "ops") Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
+		else ack();
+		if (m.kind === "close") port.close();
+		return;
+	}
+	try {
+		handle(m);
+	} catch (err) {
+		rollback();
+		report({ kind: "error", message: err instanceof Error ? err.message : String(err), code: sqliteErrorCode(err) });
+		Atomics.store(control, FTS_CONTROL.failed, 1);
+		if (m.kind === "ops") Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
+		else ack();
+		Atomics.notify(control, FTS_CONTROL.acks);
+		Atomics.notify(control, FTS_CONTROL.queued);
+	}
+});
+report({ kind: "ready" });

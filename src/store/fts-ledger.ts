@@ -1,0 +1,126 @@
+/**
+ * The commit ledger of a store's two files. The full-text index lives in a file of its own (db.ts FTS_FILE_SUFFIX),
+ * and SQLite commits each WAL file on its own: one connection's COMMIT writes the store file's WAL and then the
+ * full-text file's, and a two-thread pass commits each group once in each file from two threads. A crash between the
+ * two commits leaves the files one transaction apart (rows without their words, or words of rows that never were).
+ *
+ * So every write transaction that changes full-text rows counts itself in both files — `meta.fts_seq` and
+ * `meta.fts_sources` in the store file, `fts_meta.seq` and `fts_meta.sources` in the full-text file — each half in its
+ * own file's commit. Counts that differ mean the last such transaction reached one file only; it named its sources in
+ * that file, so `repairLedger` removes those sources (their session files are indexed again from the start, the JSONL
+ * being the truth) and every full-text row left without a fragment, then evens the counts. Every writer repairs before
+ * it writes (`beginWrite`), so at most one transaction is ever torn.
+ */
+import { FTS_SCHEMA, type SqliteDb } from "./db.js";
+
+/** What one transaction wrote to the ledger of one file. */
+export interface LedgerEntry {
+	/** Transactions that changed full-text rows, counted in this file. */
+	seq: number;
+	/** The sources the last of them touched. */
+	sources: number[];
+}
+
+/** The sources one write transaction touches, named in both halves when it commits. */
+export class LedgerTouch {
+	private readonly touched = new Set<number>();
+
+	/** Records that the open transaction changes full-text rows of `sourceId`. */
+	touch(sourceId: number): void {
+		this.touched.add(sourceId);
+	}
+
+	/** True when the open transaction has touched anything. */
+	get dirty(): boolean {
+		return this.touched.size > 0;
+	}
+
+	/** The touched sources, emptying the record (for the next transaction). */
+	take(): number[] {
+		const sources = [...this.touched];
+		this.touched.clear();
+		return sources;
+	}
+}
+
+/** Which file's half of the ledger: the store file's (`store`) or the full-text file's (`fts`). */
+export type LedgerHalf = "store" | "fts";
+
+/**
+ * The table and keys of one half. `ftsSchema` names the schema the full-text file is on: FTS_SCHEMA on a store
+ * connection, `main` on the full-text thread's own connection to that file alone.
+ */
+function place(half: LedgerHalf, ftsSchema: string) {
+	return half === "store"
+		? { table: "main.meta", seq: "fts_seq", sources: "fts_sources" }
+		: { table: `${ftsSchema}.fts_meta`, seq: "seq", sources: "sources" };
+}
+
+/** Reads one half of the ledger (both start at 0 and no sources). */
+export function readLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, ftsSchema = FTS_SCHEMA): LedgerEntry {
+	const p = place(half, ftsSchema);
+	const row = db
+		.prepare<[], { seq: string | null; sources: string | null }>(
+			`SELECT (SELECT value FROM ${p.table} WHERE key = '${p.seq}') AS seq,
+				(SELECT value FROM ${p.table} WHERE key = '${p.sources}') AS sources`,
+		)
+		.get();
+	const sources = JSON.parse(row?.sources ?? "[]") as unknown;
+	return {
+		seq: Number(row?.seq ?? 0),
+		sources: Array.isArray(sources) ? sources.filter((s): s is number => Number.isInteger(s)) : [],
+	};
+}
+
+/** Sets one half (inside the caller's transaction on that file). */
+function writeLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, entry: LedgerEntry, ftsSchema: string): void {
+	const p = place(half, ftsSchema);
+	db.prepare(
+		`INSERT INTO ${p.table} (key, value) VALUES ('${p.seq}', @seq), ('${p.sources}', @sources)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+	).run({ seq: String(entry.seq), sources: JSON.stringify(entry.sources) });
+}
+
+/** Counts one more transaction in one file's half, naming the sources it touched (inside that transaction). */
+export function sealLedger(
+	db: Pick<SqliteDb, "prepare">,
+	half: LedgerHalf,
+	sources: number[],
+	ftsSchema = FTS_SCHEMA,
+): void {
+	writeLedger(db, half, { seq: readLedger(db, half, ftsSchema).seq + 1, sources }, ftsSchema);
+}
+
+/** What a repair did. */
+export interface LedgerRepair {
+	/** Sources removed so that their files are indexed again. */
+	sources: number[];
+	/** Full-text rows deleted that had no fragment. */
+	orphans: number;
+}
+
+/**
+ * Inside the caller's write transaction on a connection with both files: when the halves differ, removes the sources
+ * either half names (their events and fragments go by cascade) and then every full-text row that has no fragment
+ * (theirs, and the words of fragments that never reached the store file), then evens the counts. Returns undefined
+ * when the halves agree.
+ */
+export function repairLedger(db: Pick<SqliteDb, "prepare">): LedgerRepair | undefined {
+	const store = readLedger(db, "store");
+	const fts = readLedger(db, "fts");
+	if (store.seq === fts.seq) return undefined;
+	const sources = [...new Set([...store.sources, ...fts.sources])];
+	const removeSource = db.prepare("DELETE FROM main.sources WHERE id = ?");
+	for (const id of sources) removeSource.run(id);
+	const orphans = db
+		.prepare<[], { id: number }>(
+			"SELECT id FROM fts.fragments_fts_docsize WHERE id NOT IN (SELECT id FROM main.fragments)",
+		)
+		.all();
+	const remove = db.prepare("DELETE FROM fts.fragments_fts WHERE rowid = ?");
+	for (const { id } of orphans) remove.run(id);
+	const even = { seq: Math.max(store.seq, fts.seq), sources: [] };
+	writeLedger(db, "store", even, FTS_SCHEMA);
+	writeLedger(db, "fts", even, FTS_SCHEMA);
+	return { sources, orphans: orphans.length };
+}
