@@ -42,8 +42,15 @@ export const FTS_CONTROL = {
 
 export const FTS_CONTROL_SLOTS = 3;
 
-/** What the thread posts to its parent once its connection is open, or the error that stopped it. */
-export type FtsReport = { kind: "ready" } | { kind: "error"; message: string; code?: string };
+/** What the thread posts to its parent once its connection is open. */
+export const FTS_READY = "fts-ready";
+
+/** What the thread posts on its port when it fails: the writer reads it there while it waits. */
+export interface FtsReport {
+	kind: "error";
+	message: string;
+	code?: string;
+}
 
 /**
  * Text bytes the writer may have posted ahead of the full-text thread: the rows in flight between the threads

@@ -6,7 +6,7 @@
  * leaves at most one transaction to repair. FTS5's work then runs on the second core (docs/store.md, "The full-text
  * file").
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
 import { attachFtsFile, detachFtsFile, ftsFilePath, type SqliteDb } from "../store/db.js";
 import {
 	FTS_CONTROL,
@@ -14,12 +14,14 @@ import {
 	FTS_POST_BYTES,
 	FTS_POST_ROWS,
 	FTS_QUEUE_BYTES,
+	FTS_READY,
 	type FtsMessage,
 	type FtsOps,
 	type FtsReport,
 	type FtsThreadData,
 } from "./fts-protocol.js";
 import type { FtsWrites } from "./source-rows.js";
+import { startHelperThread, type WorkerHeap } from "./worker-start.js";
 
 /** Longest the thread may take to open its connection before the pass writes the full-text file itself. */
 const FTS_START_MS = 5_000;
@@ -30,9 +32,8 @@ const FTS_START_MS = 5_000;
  */
 const FTS_STALL_MS = 120_000;
 
-/** The full-text thread's heap limits: it holds the rows in flight (FTS_QUEUE_BYTES) and SQLite's own memory. */
-const FTS_YOUNG_GENERATION_MB = 4;
-const FTS_OLD_GENERATION_MB = 64;
+/** The full-text thread's heap limits: it holds the rows in flight (FTS_QUEUE_BYTES). */
+const FTS_HEAP: WorkerHeap = { youngMb: 4, oldMb: 64 };
 
 /** The full-text thread failed: the open transaction cannot commit. Carries SQLite's code when there is one. */
 export class FtsThreadError extends Error {
@@ -69,31 +70,9 @@ export class FtsThread implements FtsWrites {
 		const { port1, port2 } = new MessageChannel();
 		const control = new Int32Array(new SharedArrayBuffer(FTS_CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
 		const data: FtsThreadData = { entry: "fts-worker", path: ftsFilePath(db.path), port: port2, control };
-		let worker: Worker;
-		try {
-			worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
-				workerData: data,
-				transferList: [port2],
-				resourceLimits: {
-					maxYoungGenerationSizeMb: FTS_YOUNG_GENERATION_MB,
-					maxOldGenerationSizeMb: FTS_OLD_GENERATION_MB,
-				},
-			});
-		} catch {
+		const worker = await startHelperThread(data, FTS_HEAP, FTS_READY, FTS_START_MS);
+		if (!worker) {
 			port1.close();
-			return undefined;
-		}
-		let timer: NodeJS.Timeout | undefined;
-		const ready = await new Promise<boolean>((resolve) => {
-			port1.once("message", (m: FtsReport) => resolve(m.kind === "ready"));
-			worker.once("error", () => resolve(false));
-			worker.once("exit", () => resolve(false));
-			timer = setTimeout(() => resolve(false), FTS_START_MS);
-		});
-		clearTimeout(timer);
-		if (!ready) {
-			port1.close();
-			await worker.terminate();
 			return undefined;
 		}
 		detachFtsFile(db);
@@ -187,11 +166,10 @@ export class FtsThread implements FtsWrites {
 
 	private throwIfFailed(): void {
 		if (Atomics.load(this.control, FTS_CONTROL.failed) !== 1) return;
-		let report: FtsReport | undefined;
+		let error: FtsReport | undefined;
 		for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) {
-			if ((m.message as FtsReport).kind === "error") report = m.message as FtsReport;
+			if ((m.message as FtsReport).kind === "error") error = m.message as FtsReport;
 		}
-		const error = report?.kind === "error" ? report : undefined;
 		throw new FtsThreadError(error?.message ?? "the full-text thread failed", error?.code);
 	}
 }

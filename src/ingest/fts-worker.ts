@@ -3,16 +3,16 @@
  * store's full-text file through a connection of its own, one transaction for each of the writer's, so FTS5's
  * tokenizing, flushes and merges run on the second core (docs/store.md, "The full-text file").
  */
-import { workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase, sqliteErrorCode } from "../store/db.js";
 import { sealLedger } from "../store/fts-ledger.js";
 import { BULK_FILE_PRAGMAS, BULK_WRITE_PRAGMAS } from "./catch-up-job.js";
-import { FTS_CONTROL, type FtsMessage, type FtsReport, type FtsThreadData } from "./fts-protocol.js";
+import { FTS_CONTROL, FTS_READY, type FtsMessage, type FtsReport, type FtsThreadData } from "./fts-protocol.js";
 import { FTS_DELETE_SQL, FTS_INSERT_SQL } from "./source-rows.js";
 
 const { path, port, control } = workerData as FtsThreadData;
 
-/** Reports go back on the same port: the writer reads them synchronously (receiveMessageOnPort) while it waits. */
+/** Failures go back on the port: the writer reads them synchronously (receiveMessageOnPort) while it waits. */
 function report(r: FtsReport): void {
 	port.postMessage(r);
 }
@@ -101,4 +101,4 @@ port.on("message", (m: FtsMessage) => {
 		Atomics.notify(control, FTS_CONTROL.queued);
 	}
 });
-report({ kind: "ready" });
+parentPort?.postMessage(FTS_READY);

@@ -8,7 +8,7 @@
  * Anything else (a file that changed, a thread that failed to load, stalled or stopped) leaves the writer reading the
  * file itself, as without prefetch.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
 import { type FileFacts, sameFacts } from "./file-facts.js";
 import {
 	CONTROL,
@@ -19,6 +19,7 @@ import {
 } from "./prefetch-protocol.js";
 import type { PreparedChunk, PreparedChunks } from "./read-batch.js";
 import type { StatePlan } from "./state-plan.js";
+import { startHelperThread, type WorkerHeap } from "./worker-start.js";
 
 /**
  * Longest the thread may take to load, and the writer to wait for its next message, before the writer reads for
@@ -27,8 +28,7 @@ import type { StatePlan } from "./state-plan.js";
 export const PREFETCH_STALL_MS = 5_000;
 
 /** The prefetch thread's heap limits: it holds a few MiB of prepared rows and lines shorter than HUGE_LINE_BYTES. */
-const PREFETCH_YOUNG_GENERATION_MB = 2;
-const PREFETCH_OLD_GENERATION_MB = 64;
+const PREFETCH_HEAP: WorkerHeap = { youngMb: 2, oldMb: 64 };
 
 /** What the prefetch thread did for the writer. */
 export interface PrefetchStats {
@@ -79,31 +79,9 @@ export class Prefetch implements PreparedChunks {
 		const { port1, port2 } = new MessageChannel();
 		const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
 		const data: PrefetchData = { entry: "prefetch-worker", files: [...files], port: port2, control, read, dictionary };
-		let worker: Worker;
-		try {
-			worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
-				workerData: data,
-				transferList: [port2],
-				resourceLimits: {
-					maxYoungGenerationSizeMb: PREFETCH_YOUNG_GENERATION_MB,
-					maxOldGenerationSizeMb: PREFETCH_OLD_GENERATION_MB,
-				},
-			});
-		} catch {
+		const worker = await startHelperThread(data, PREFETCH_HEAP, PREFETCH_READY, PREFETCH_STALL_MS);
+		if (!worker) {
 			port1.close();
-			return undefined;
-		}
-		let timer: NodeJS.Timeout | undefined;
-		const loaded = await new Promise<boolean>((resolve) => {
-			worker.once("message", (m) => resolve(m === PREFETCH_READY));
-			worker.once("error", () => resolve(false));
-			worker.once("exit", () => resolve(false));
-			timer = setTimeout(() => resolve(false), PREFETCH_STALL_MS);
-		});
-		clearTimeout(timer);
-		if (!loaded) {
-			port1.close();
-			await worker.terminate();
 			return undefined;
 		}
 		return new Prefetch(files, port1, control, worker);

@@ -5,6 +5,7 @@
 
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type CatchUpThreads, runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -92,4 +93,39 @@ export async function indexVsFiles(
 	} finally {
 		opened.store.close();
 	}
+}
+
+/**
+ * A whole catch-up of `sessions` to the end, waiting for a killed holder's lock to go stale (`lockStaleMs`) and be
+ * taken over; throws when the lock was never had.
+ */
+export async function finalCatchUp(
+	indexDir: string,
+	sessions: string,
+	lockStaleMs: number,
+	threads: CatchUpThreads = 1,
+): Promise<void> {
+	const end = Date.now() + 6 * lockStaleMs;
+	for (;;) {
+		const outcome = await runCatchUpJob({
+			indexDir,
+			roots: [{ path: sessions, subfolders: false }],
+			extraFiles: [],
+			workspaceDirs: [],
+			lockStaleMs,
+			threads,
+		});
+		if (outcome.kind === "done") return;
+		if (Date.now() > end) throw new Error(`catch-up never got the lock: ${JSON.stringify(outcome)}`);
+		await new Promise((r) => setTimeout(r, 200));
+	}
+}
+
+/** A seeded pseudo-random sequence in [0, 1) (the kill moments of a crash test, the same on every run). */
+export function seededRandom(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state * 1664525 + 1013904223) >>> 0;
+		return state / 2 ** 32;
+	};
 }

@@ -6,11 +6,17 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { openStore } from "../../src/store/open-store.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
-import { backlogCorpus, completeLines, exactlyOnceDirs, indexVsFiles } from "../helpers/exactly-once.js";
+import {
+	backlogCorpus,
+	completeLines,
+	exactlyOnceDirs,
+	finalCatchUp,
+	indexVsFiles,
+	seededRandom,
+} from "../helpers/exactly-once.js";
 import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
 
 const CHILDREN = join(import.meta.dirname, "children");
@@ -31,23 +37,6 @@ async function differences(committedOnly = false) {
 	const { differences, dupes } = await indexVsFiles(indexDir, sessions, STALE_MS, committedOnly);
 	expect(dupes).toEqual([]);
 	return differences;
-}
-
-async function finalCatchUp() {
-	// A killed holder leaves its lock behind; it goes stale and is taken over.
-	const end = Date.now() + 6 * STALE_MS;
-	for (;;) {
-		const outcome = await runCatchUpJob({
-			indexDir,
-			roots: [{ path: sessions, subfolders: false }],
-			extraFiles: [],
-			workspaceDirs: [],
-			lockStaleMs: STALE_MS,
-		});
-		if (outcome.kind === "done") return outcome.result;
-		if (Date.now() > end) throw new Error(`catch-up never got the lock: ${JSON.stringify(outcome)}`);
-		await new Promise((r) => setTimeout(r, 200));
-	}
 }
 
 beforeEach(async () => {
@@ -78,7 +67,7 @@ describe("exactly once", () => {
 		);
 		writeFileSync(stopFile, "");
 		expect(await Promise.all(indexers.map((i) => i.exited))).toEqual([0, 0, 0]);
-		await finalCatchUp();
+		await finalCatchUp(indexDir, sessions, STALE_MS);
 		expect(await differences()).toEqual([]);
 		const opened = await openStore({ dir: indexDir });
 		if (!opened.ok) throw new Error(opened.error);
@@ -94,11 +83,7 @@ describe("crash safety", () => {
 		// A corpus large enough that catch-up spans many small transactions; every iteration adds backlog, so each
 		// killed indexer is busy (holding the lock, mid-transaction).
 		const addBacklog = backlogCorpus(sessions, 12, "c", "crash corpus");
-		let seed = 7;
-		const rand = () => {
-			seed = (seed * 1664525 + 1013904223) >>> 0;
-			return seed / 2 ** 32;
-		};
+		const rand = seededRandom(7);
 		let killedWhileLocked = 0;
 		for (let iteration = 0; iteration < 6; iteration++) {
 			addBacklog(iteration);
@@ -115,7 +100,7 @@ describe("crash safety", () => {
 			expect(await differences(true)).toEqual([]);
 		}
 		expect(killedWhileLocked).toBeGreaterThan(0);
-		await finalCatchUp();
+		await finalCatchUp(indexDir, sessions, STALE_MS);
 		expect(await differences()).toEqual([]);
 	}, 120_000);
 });

@@ -8,9 +8,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
-import { exactlyOnceDirs, indexVsFiles } from "../helpers/exactly-once.js";
+import { exactlyOnceDirs, finalCatchUp, indexVsFiles, seededRandom } from "../helpers/exactly-once.js";
 import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 
@@ -48,11 +47,7 @@ function newFiles(round: number): void {
 
 describe("a two-thread catch-up killed between its two files' commits", () => {
 	it("leaves a store that opens whole after every kill, and a last pass makes it equal to the files", async () => {
-		let seed = 11;
-		const rand = () => {
-			seed = (seed * 1664525 + 1013904223) >>> 0;
-			return seed / 2 ** 32;
-		};
+		const rand = seededRandom(11);
 		let killedMidPass = 0;
 		for (let round = 0; round < 5; round++) {
 			newFiles(round);
@@ -80,20 +75,7 @@ describe("a two-thread catch-up killed between its two files' commits", () => {
 			expect(differences).toEqual([]);
 		}
 		expect(killedMidPass).toBeGreaterThan(0);
-		const end = Date.now() + 6 * STALE_MS;
-		for (;;) {
-			const outcome = await runCatchUpJob({
-				indexDir,
-				roots: [{ path: sessions, subfolders: false }],
-				extraFiles: [],
-				workspaceDirs: [],
-				lockStaleMs: STALE_MS,
-				threads: 2,
-			});
-			if (outcome.kind === "done") break;
-			if (Date.now() > end) throw new Error(`catch-up never got the lock: ${JSON.stringify(outcome)}`);
-			await new Promise((r) => setTimeout(r, 200));
-		}
+		await finalCatchUp(indexDir, sessions, STALE_MS, 2);
 		const { differences } = await indexVsFiles(indexDir, sessions, STALE_MS);
 		expect(differences).toEqual([]);
 	}, 180_000);
