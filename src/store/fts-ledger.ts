@@ -11,7 +11,7 @@
  * being the truth) and every full-text row left without a fragment, then evens the counts. Every writer repairs before
  * it writes (`beginWrite`), so at most one transaction is ever torn.
  */
-import { FTS_SCHEMA, type SqliteDb } from "./db.js";
+import { FTS_SCHEMA, type SqliteDb, type SqliteStatement } from "./db.js";
 
 /** What one transaction wrote to the ledger of one file. */
 export interface LedgerEntry {
@@ -56,15 +56,31 @@ function place(half: LedgerHalf, ftsSchema: string) {
 		: { table: `${ftsSchema}.fts_meta`, seq: "seq", sources: "sources" };
 }
 
+/** Statements per connection: every write transaction of the hot path seals both halves. */
+const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
+
+function statement(db: Pick<SqliteDb, "prepare">, sql: string): SqliteStatement {
+	let byText = prepared.get(db);
+	if (!byText) {
+		byText = new Map();
+		prepared.set(db, byText);
+	}
+	let stmt = byText.get(sql);
+	if (!stmt) {
+		stmt = db.prepare(sql);
+		byText.set(sql, stmt);
+	}
+	return stmt;
+}
+
 /** Reads one half of the ledger (both start at 0 and no sources). */
 export function readLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, ftsSchema = FTS_SCHEMA): LedgerEntry {
 	const p = place(half, ftsSchema);
-	const row = db
-		.prepare<[], { seq: string | null; sources: string | null }>(
-			`SELECT (SELECT value FROM ${p.table} WHERE key = '${p.seq}') AS seq,
-				(SELECT value FROM ${p.table} WHERE key = '${p.sources}') AS sources`,
-		)
-		.get();
+	const row = statement(
+		db,
+		`SELECT (SELECT value FROM ${p.table} WHERE key = '${p.seq}') AS seq,
+			(SELECT value FROM ${p.table} WHERE key = '${p.sources}') AS sources`,
+	).get() as { seq: string | null; sources: string | null } | undefined;
 	const sources = JSON.parse(row?.sources ?? "[]") as unknown;
 	return {
 		seq: Number(row?.seq ?? 0),
@@ -72,13 +88,25 @@ export function readLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, ftsS
 	};
 }
 
+/** True when both halves count the same transactions (one read of each file; a store connection). */
+export function ledgerEven(db: Pick<SqliteDb, "prepare">): boolean {
+	const row = statement(
+		db,
+		`SELECT coalesce((SELECT value FROM main.meta WHERE key = 'fts_seq'), '0') =
+			coalesce((SELECT value FROM ${FTS_SCHEMA}.fts_meta WHERE key = 'seq'), '0') AS even`,
+	).get() as { even: number };
+	return row.even === 1;
+}
+
 /** Sets one half (inside the caller's transaction on that file). */
 function writeLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, entry: LedgerEntry, ftsSchema: string): void {
 	const p = place(half, ftsSchema);
-	db.prepare(
-		`INSERT INTO ${p.table} (key, value) VALUES ('${p.seq}', @seq), ('${p.sources}', @sources)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-	).run({ seq: String(entry.seq), sources: JSON.stringify(entry.sources) });
+	const put = statement(
+		db,
+		`INSERT INTO ${p.table} (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+	);
+	put.run({ key: p.seq, value: String(entry.seq) });
+	put.run({ key: p.sources, value: JSON.stringify(entry.sources) });
 }
 
 /** Counts one more transaction in one file's half, naming the sources it touched (inside that transaction). */
@@ -88,7 +116,14 @@ export function sealLedger(
 	sources: number[],
 	ftsSchema = FTS_SCHEMA,
 ): void {
-	writeLedger(db, half, { seq: readLedger(db, half, ftsSchema).seq + 1, sources }, ftsSchema);
+	const p = place(half, ftsSchema);
+	const put = statement(
+		db,
+		`INSERT INTO ${p.table} (key, value) VALUES (@key, @value)
+		ON CONFLICT (key) DO UPDATE SET value = CASE WHEN key = '${p.seq}' THEN CAST(value AS INTEGER) + 1 ELSE excluded.value END`,
+	);
+	put.run({ key: p.seq, value: "1" });
+	put.run({ key: p.sources, value: JSON.stringify(sources) });
 }
 
 /** What a repair did. */
@@ -106,9 +141,9 @@ export interface LedgerRepair {
  * when the halves agree.
  */
 export function repairLedger(db: Pick<SqliteDb, "prepare">): LedgerRepair | undefined {
+	if (ledgerEven(db)) return undefined;
 	const store = readLedger(db, "store");
 	const fts = readLedger(db, "fts");
-	if (store.seq === fts.seq) return undefined;
 	const sources = [...new Set([...store.sources, ...fts.sources])];
 	const removeSource = db.prepare("DELETE FROM main.sources WHERE id = ?");
 	for (const id of sources) removeSource.run(id);

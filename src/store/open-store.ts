@@ -16,7 +16,7 @@ import {
 	withBusyTimeout,
 } from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
-import { readLedger, repairLedger } from "./fts-ledger.js";
+import { ledgerEven, repairLedger } from "./fts-ledger.js";
 import {
 	createGeneration,
 	GENERATION_FILE_SUFFIXES,
@@ -257,7 +257,7 @@ async function prepare(
  * index. Only when the halves differ, and without waiting: a writer holding the lock repairs it itself first.
  */
 function repairTornCommit(db: SqliteDb, logger: StoreLogger): void {
-	if (readLedger(db, "store").seq === readLedger(db, "fts").seq) return;
+	if (ledgerEven(db)) return;
 	try {
 		const repair = withBusyTimeout(db, 0, () => db.transaction(() => repairLedger(db)));
 		if (repair) logger.log("warn", "store.torn_commit_repaired", { file: db.path, ...repair });
