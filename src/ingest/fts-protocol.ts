@@ -38,9 +38,11 @@ export const FTS_CONTROL = {
 	acks: 1,
 	/** 1 once the thread failed: it writes nothing more, and every later message is acknowledged unanswered. */
 	failed: 2,
+	/** The full-text file's ledger count when the thread last began a transaction (fts-ledger.ts). */
+	seq: 3,
 } as const;
 
-export const FTS_CONTROL_SLOTS = 3;
+export const FTS_CONTROL_SLOTS = 4;
 
 /** What the thread posts to its parent once its connection is open. */
 export const FTS_READY = "fts-ready";

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase, sqliteErrorCode } from "../store/db.js";
-import { sealLedger } from "../store/fts-ledger.js";
+import { readLedger, sealLedger } from "../store/fts-ledger.js";
 import { BULK_FILE_PRAGMAS, BULK_WRITE_PRAGMAS } from "./catch-up-job.js";
 import { FTS_CONTROL, FTS_READY, type FtsMessage, type FtsReport, type FtsThreadData } from "./fts-protocol.js";
 import { FTS_DELETE_SQL, FTS_INSERT_SQL } from "./source-rows.js";
@@ -43,6 +43,8 @@ function handle(m: FtsMessage): void {
 		case "begin":
 			db.exec("BEGIN IMMEDIATE");
 			open = true;
+			// The writer checks it against the store file's count before it commits (FtsThread.seal).
+			Atomics.store(control, FTS_CONTROL.seq, readLedger(db, "fts", "main").seq);
 			break;
 		case "ops": {
 			const { ops } = m;

@@ -20,6 +20,7 @@ import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout 
 import { eventNode, type IndexedEvent } from "./event-rows.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
+import { FtsThreadError } from "./fts-thread.js";
 import { type ReadOptions, readBatch } from "./read-batch.js";
 import {
 	type CheckpointUpdate,
@@ -156,7 +157,8 @@ export class SourceSyncer {
 			} catch (err) {
 				// A damaged store is not this file's failure: the caller recovers the store (IndexManager, catch-up job).
 				// Nor is a full disk: recording it would need space, and every other file would fail the same way.
-				if (isStoreDamage(err) || isDiskFull(err)) throw err;
+				// Nor is a failing full-text thread, or a store whose two files a crash left apart: the pass stops.
+				if (isStoreDamage(err) || isDiskFull(err) || err instanceof FtsThreadError) throw err;
 				if (o.inTransaction) throw new BatchFailed(path, err);
 				return { ...total, status: "failed", error: this.recordFailure(path, err) };
 			}

@@ -6,6 +6,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { catchUp } from "../../src/ingest/catch-up.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { directFtsWrites, type FtsWrites } from "../../src/ingest/source-rows.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
@@ -111,6 +112,34 @@ describe("the commit ledger of the two store files", () => {
 		// The torn source is gone (its file shows as not indexed yet), and nothing in the index disagrees with its files.
 		const differences = verifyIndex(db, [{ path: sessions, subfolders: false }]).differences;
 		expect(differences.map((d) => d.kind)).toEqual(["not-indexed"]);
+	});
+
+	it("a two-thread pass stops on files a transaction apart instead of counting on; the next pass repairs them", async () => {
+		const { db, path, roots } = await store();
+		const [sessions] = roots.map((r) => r.path);
+		const lines = lineFactory({ prefix: "n" });
+		writeFileSync(join(sessions as string, "n.jsonl"), lines.header() + lines.user("a new file about the osprey"));
+		// Once the pass has begun, another writer's transaction reaches the store file only (its process killed).
+		const lost: FtsWrites = { direct: true, begin() {}, insert() {}, delete() {}, seal() {}, abandon() {} };
+		let torn = false;
+		const onProgress = () => {
+			if (torn) return;
+			torn = true;
+			void new SourceSyncer(db, {}, lost).sync(path); // one small batch: done before it returns
+		};
+		// The pass's full-text thread finds its file's count behind the store file's: nothing of its group is kept.
+		await expect(catchUp(db, { roots, groupMs: 250, prefetchMinBytes: 0, onProgress })).rejects.toThrow(
+			/a transaction apart/,
+		);
+		expect(torn).toBe(true);
+		expect(readLedger(db, "store").seq).toBe(readLedger(db, "fts").seq + 1);
+
+		// The next pass repairs first (the torn file's source goes) and indexes both files.
+		const repaired = await catchUp(db, { roots, groupMs: 250 });
+		expect(repaired.failed).toBe(0);
+		expect(hits(db, "kestrel")).toBe(1);
+		expect(hits(db, "osprey")).toBe(1);
+		expect(verifyIndex(db, roots).differences).toEqual([]);
 	});
 
 	it("writes that agree leave nothing to repair: both halves count each transaction once", async () => {
