@@ -40,14 +40,16 @@ async function store() {
 	return { db: gen.db, path, roots };
 }
 
+/** Full-text writes lost with their half of the ledger: what a kill between a transaction's two commits leaves. */
+const lost: FtsWrites = { direct: true, begin() {}, insert() {}, delete() {}, seal() {}, abandon() {} };
+
 const hits = (db: SqliteDb, word: string) =>
 	(db.prepare(`SELECT count(*) AS n FROM fragments_fts WHERE fragments_fts MATCH '${word}'`).get() as { n: number }).n;
 
 describe("the commit ledger of the two store files", () => {
 	it("a transaction that reached the store file only is repaired by the next writer (its source indexed again)", async () => {
 		const { db, path, roots } = await store();
-		// The store file's commit lands; the full-text file's never does (its writes and its half of the ledger lost).
-		const lost: FtsWrites = { direct: true, begin() {}, insert() {}, delete() {}, seal() {}, abandon() {} };
+		// The store file's commit lands; the full-text file's never does.
 		expect((await new SourceSyncer(db, {}, lost).sync(path)).status).toBe("indexed");
 		expect(readLedger(db, "store").seq).toBe(readLedger(db, "fts").seq + 1);
 		expect(hits(db, "kestrel")).toBe(0);
@@ -100,7 +102,6 @@ describe("the commit ledger of the two store files", () => {
 		await initFingerprints();
 		const first = await openStore({ dir: join(t.dir, "index") });
 		if (!first.ok) throw new Error(first.error);
-		const lost: FtsWrites = { direct: true, begin() {}, insert() {}, delete() {}, seal() {}, abandon() {} };
 		expect((await new SourceSyncer(first.store.db, {}, lost).sync(path)).status).toBe("indexed");
 		first.store.close();
 
@@ -120,7 +121,6 @@ describe("the commit ledger of the two store files", () => {
 		const lines = lineFactory({ prefix: "n" });
 		writeFileSync(join(sessions as string, "n.jsonl"), lines.header() + lines.user("a new file about the osprey"));
 		// Once the pass has begun, another writer's transaction reaches the store file only (its process killed).
-		const lost: FtsWrites = { direct: true, begin() {}, insert() {}, delete() {}, seal() {}, abandon() {} };
 		let torn = false;
 		const onProgress = () => {
 			if (torn) return;
