@@ -4,15 +4,25 @@
  * transaction, where the event loop does not run, so it waits on the control array, never on a message.
  */
 
-/** One full-text row's write, flattened: `[op, id, body, tags]` per row (op 0 insert, 1 delete; a delete's texts empty). */
+/**
+ * Full-text row writes, flattened: `[op, id, start, length, tags]` per row (op 0 insert, 1 delete). An insert's body
+ * is bytes [start, start + length) of its message's `text` (UTF-8, which FTS5 tokenizes as it does the string); a
+ * delete has no body and empty tags.
+ */
 export type FtsOps = Array<number | string>;
+
+/** Slots of FtsOps per row. */
+export const FTS_OP_SLOTS = 5;
 
 /** Messages to the full-text thread. */
 export type FtsMessage =
 	/** The writer began a write transaction of the store file: begin one of the full-text file. */
 	| { kind: "begin" }
-	/** Rows to write, and the bytes of text they carry (the writer counted them in `CONTROL.queued`). */
-	| { kind: "ops"; ops: FtsOps; bytes: number }
+	/**
+	 * Rows to write, their bodies' UTF-8 bytes (transferred, not copied), and the text they carry as the writer
+	 * counted it in `CONTROL.queued`.
+	 */
+	| { kind: "ops"; ops: FtsOps; text: Uint8Array; bytes: number }
 	/** Count the transaction in the ledger when it touched `sources`, and commit it. */
 	| { kind: "commit"; sources: number[] }
 	/** Roll the transaction back. */

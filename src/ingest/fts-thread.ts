@@ -11,6 +11,7 @@ import { attachFtsFile, detachFtsFile, ftsFilePath, type SqliteDb } from "../sto
 import {
 	FTS_CONTROL,
 	FTS_CONTROL_SLOTS,
+	FTS_OP_SLOTS,
 	FTS_POST_BYTES,
 	FTS_POST_ROWS,
 	FTS_QUEUE_BYTES,
@@ -22,6 +23,8 @@ import {
 } from "./fts-protocol.js";
 import type { FtsWrites } from "./source-rows.js";
 import { startHelperThread, type WorkerHeap } from "./worker-start.js";
+
+const UTF8 = new TextEncoder();
 
 /** Longest the thread may take to open its connection before the pass writes the full-text file itself. */
 const FTS_START_MS = 5_000;
@@ -50,6 +53,9 @@ export class FtsThread implements FtsWrites {
 	readonly direct = false;
 	private ops: FtsOps = [];
 	private opsBytes = 0;
+	/** The bodies of `ops`, UTF-8 (bound as such, they need no conversion in the thread and no clone between). */
+	private text = new Uint8Array(FTS_POST_BYTES);
+	private textAt = 0;
 	/** Acknowledgements the writer has asked for so far. */
 	private expected = 0;
 
@@ -85,14 +91,23 @@ export class FtsThread implements FtsWrites {
 	}
 
 	insert(id: number, body: string, tags: string): void {
-		this.ops.push(0, id, body, tags);
+		// A UTF-16 unit is at most 3 bytes of UTF-8.
+		const room = this.textAt + body.length * 3;
+		if (room > this.text.length) {
+			const grown = new Uint8Array(Math.max(room, this.text.length * 2));
+			grown.set(this.text.subarray(0, this.textAt));
+			this.text = grown;
+		}
+		const { written } = UTF8.encodeInto(body, this.text.subarray(this.textAt));
+		this.ops.push(0, id, this.textAt, written, tags);
+		this.textAt += written;
 		this.opsBytes += body.length + tags.length;
-		if (this.ops.length >= FTS_POST_ROWS * 4 || this.opsBytes >= FTS_POST_BYTES) this.flush();
+		if (this.ops.length >= FTS_POST_ROWS * FTS_OP_SLOTS || this.opsBytes >= FTS_POST_BYTES) this.flush();
 	}
 
 	delete(id: number): void {
-		this.ops.push(1, id, "", "");
-		if (this.ops.length >= FTS_POST_ROWS * 4) this.flush();
+		this.ops.push(1, id, 0, 0, "");
+		if (this.ops.length >= FTS_POST_ROWS * FTS_OP_SLOTS) this.flush();
 	}
 
 	/**
@@ -116,6 +131,7 @@ export class FtsThread implements FtsWrites {
 	abandon(): void {
 		this.ops = [];
 		this.opsBytes = 0;
+		this.textAt = 0;
 		this.post({ kind: "rollback" });
 		this.expected++;
 		this.waitForAcks();
@@ -141,9 +157,12 @@ export class FtsThread implements FtsWrites {
 		// Never more than FTS_QUEUE_BYTES in flight: the writer waits for the thread to write what it was given.
 		this.waitUntil(FTS_CONTROL.queued, (queued) => queued === 0 || queued + bytes <= FTS_QUEUE_BYTES);
 		Atomics.add(this.control, FTS_CONTROL.queued, bytes);
-		this.post({ kind: "ops", ops: this.ops, bytes });
+		const text = this.text.slice(0, this.textAt);
+		const m: FtsMessage = { kind: "ops", ops: this.ops, text, bytes };
+		this.port.postMessage(m, [text.buffer]);
 		this.ops = [];
 		this.opsBytes = 0;
+		this.textAt = 0;
 	}
 
 	private post(m: FtsMessage): void {

@@ -7,7 +7,14 @@ import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase, sqliteErrorCode } from "../store/db.js";
 import { readLedger, sealLedger } from "../store/fts-ledger.js";
 import { BULK_FILE_PRAGMAS, BULK_WRITE_PRAGMAS } from "./catch-up-job.js";
-import { FTS_CONTROL, FTS_READY, type FtsMessage, type FtsReport, type FtsThreadData } from "./fts-protocol.js";
+import {
+	FTS_CONTROL,
+	FTS_OP_SLOTS,
+	FTS_READY,
+	type FtsMessage,
+	type FtsReport,
+	type FtsThreadData,
+} from "./fts-protocol.js";
 import { FTS_DELETE_SQL, FTS_INSERT_SQL } from "./source-rows.js";
 
 const { path, port, control } = workerData as FtsThreadData;
@@ -47,9 +54,10 @@ function handle(m: FtsMessage): void {
 			Atomics.store(control, FTS_CONTROL.seq, readLedger(db, "fts", "main").seq);
 			break;
 		case "ops": {
-			const { ops } = m;
-			for (let i = 0; i < ops.length; i += 4) {
-				if (ops[i] === 0) insert.run(ops[i + 1], ops[i + 2], ops[i + 3]);
+			const { ops, text } = m;
+			for (let i = 0; i < ops.length; i += FTS_OP_SLOTS) {
+				const start = ops[i + 2] as number;
+				if (ops[i] === 0) insert.run(ops[i + 1], text.subarray(start, start + (ops[i + 3] as number)), ops[i + 4]);
 				else remove.run(ops[i + 1]);
 			}
 			Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
