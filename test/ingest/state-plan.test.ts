@@ -4,35 +4,24 @@
  * Real SQLite files, real session files.
  */
 
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { PLAN_MAX_LINE_BYTES, planTreeStates } from "../../src/ingest/state-plan.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { decodedSql } from "../../src/store/column-codes.js";
 import type { SqliteDb } from "../../src/store/db.js";
-import { createGeneration } from "../../src/store/generations.js";
 import { lineFactory } from "../helpers/session-lines.js";
-import { tempDir } from "../store/temp-store.js";
+import { tempGeneration } from "../store/temp-store.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
 	for (const c of cleanups.splice(0)) c();
 });
 
-async function store() {
-	const t = tempDir("pei-plan-");
-	cleanups.push(t.cleanup);
-	const sessions = join(t.dir, "sessions");
-	mkdirSync(sessions);
-	await initFingerprints();
-	const gen = await createGeneration(t.dir);
-	cleanups.unshift(() => gen.db.close());
-	return { db: gen.db, sessions };
-}
+const store = () => tempGeneration("pei-plan-", cleanups);
 
 /** A session whose first 30 turns are left by a /tree branch in its last turns: their states change at the end. */
 function branchedSession(path: string): { leftBehind: string } {

@@ -13,10 +13,9 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { ftsFilePath, openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { readLedger } from "../../src/store/fts-ledger.js";
-import { createGeneration } from "../../src/store/generations.js";
 import { openStore } from "../../src/store/open-store.js";
 import { lineFactory } from "../helpers/session-lines.js";
-import { tempDir } from "./temp-store.js";
+import { tempDir, tempGeneration } from "./temp-store.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -24,20 +23,14 @@ afterEach(() => {
 });
 
 async function store() {
-	const t = tempDir("pei-ledger-");
-	cleanups.push(t.cleanup);
-	const sessions = join(t.dir, "sessions");
-	mkdirSync(sessions);
-	await initFingerprints();
-	const gen = await createGeneration(t.dir);
-	cleanups.unshift(() => gen.db.close());
+	const { db, sessions } = await tempGeneration("pei-ledger-", cleanups);
 	const lines = lineFactory({ prefix: "a" });
 	const path = join(sessions, "a.jsonl");
 	writeFileSync(path, lines.header() + lines.user("the first question about lighthouses"));
 	const roots = [{ path: sessions, subfolders: false }];
-	expect((await new SourceSyncer(gen.db).sync(path)).status).toBe("indexed");
+	expect((await new SourceSyncer(db).sync(path)).status).toBe("indexed");
 	appendFileSync(path, lines.assistant("an answer naming the kestrel"));
-	return { db: gen.db, path, roots };
+	return { db, path, roots };
 }
 
 /** Full-text writes lost with their half of the ledger: what a kill between a transaction's two commits leaves. */

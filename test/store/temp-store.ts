@@ -1,7 +1,9 @@
 /** Test helpers: temp store directories and a real FTS5 table fed through searchText. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import type { SqliteDb } from "../../src/store/db.js";
 import { createGeneration, type NewGeneration } from "../../src/store/generations.js";
 import { compileQuery } from "../../src/text/query-compiler.js";
 import { searchText } from "../../src/text/search-text.js";
@@ -10,6 +12,24 @@ import { searchText } from "../../src/text/search-text.js";
 export function tempDir(prefix = "pei-store-"): { dir: string; cleanup: () => void } {
 	const dir = mkdtempSync(join(tmpdir(), prefix));
 	return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A migrated generation in a fresh temp directory, beside an empty `sessions` folder, fingerprints ready; `cleanups`
+ * gets what closes and removes them (run it in afterEach).
+ */
+export async function tempGeneration(
+	prefix: string,
+	cleanups: Array<() => void>,
+): Promise<{ db: SqliteDb; sessions: string }> {
+	const t = tempDir(prefix);
+	cleanups.push(t.cleanup);
+	const sessions = join(t.dir, "sessions");
+	mkdirSync(sessions);
+	await initFingerprints();
+	const gen = await createGeneration(t.dir);
+	cleanups.unshift(() => gen.db.close());
+	return { db: gen.db, sessions };
 }
 
 /** A migrated generation (real schema + fragments_fts) with helpers to index texts and search them. */
