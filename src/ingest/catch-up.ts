@@ -5,7 +5,7 @@
  */
 import { collectGarbage } from "../runtime.js";
 import type { SqliteDb } from "../store/db.js";
-import { ledgerEven, repairLedger } from "../store/fts-ledger.js";
+import { repairTorn } from "../store/fts-ledger.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
@@ -87,7 +87,7 @@ interface StoredFacts extends CheckpointFacts {
 export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
 	const started = Date.now();
 	// A transaction a crash left in one of the store's two files is repaired first, so this pass syncs its sources again.
-	if (!ledgerEven(db)) db.transaction(() => repairLedger(db));
+	repairTorn(db);
 	const pass = discoverPass(db, options);
 	const progress = emptyCatchUpResult(pass.work.length + pass.vanished.length);
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.

@@ -65,8 +65,8 @@ export interface FtsReport {
 }
 
 /**
- * Text bytes the writer may have posted ahead of the full-text thread: the rows in flight between the threads
- * (their bodies cloned once more) stay a few MiB, however far behind the thread falls.
+ * Text the writer may have posted ahead of the full-text thread (in UTF-16 units, as it counts it): the rows in
+ * flight between the threads stay a few MiB, however far behind the thread falls.
  */
 export const FTS_QUEUE_BYTES = 4 << 20;
 

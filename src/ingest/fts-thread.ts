@@ -115,13 +115,13 @@ export class FtsThread implements FtsWrites {
 	 * transaction while the thread finishes this one. It waits here instead for the thread's previous commit, so the
 	 * full-text file is never more than one transaction behind the store file, which the ledger repairs after a crash.
 	 */
-	seal(sources: number[], storeSeq: number): void {
+	seal(sources: number[], storeSeq: () => number): void {
 		this.flush();
 		this.waitForAcks();
 		// The thread began this transaction after everything before it, in both files, had committed: the two counts
 		// agree unless another process's transaction reached one file only (a crash). Repairing needs both files on one
 		// connection, so the pass stops here (nothing of this transaction is kept) and the next one repairs first.
-		if (Atomics.load(this.control, FTS_CONTROL.seq) !== storeSeq) {
+		if (Atomics.load(this.control, FTS_CONTROL.seq) !== storeSeq()) {
 			throw new FtsThreadError("the store's two files are a transaction apart (a crash): the next pass repairs them");
 		}
 		this.post({ kind: "commit", sources });

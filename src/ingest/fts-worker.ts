@@ -20,13 +20,24 @@ import { FTS_DELETE_SQL, FTS_INSERT_SQL } from "./source-rows.js";
 const { path, port, control } = workerData as FtsThreadData;
 
 /** Failures go back on the port: the writer reads them synchronously (receiveMessageOnPort) while it waits. */
-function report(r: FtsReport): void {
+function reportError(err: unknown): void {
+	const r: FtsReport = {
+		kind: "error",
+		message: err instanceof Error ? err.message : String(err),
+		code: sqliteErrorCode(err),
+	};
 	port.postMessage(r);
 }
 
-function ack(): void {
-	Atomics.add(control, FTS_CONTROL.acks, 1);
-	Atomics.notify(control, FTS_CONTROL.acks);
+/** What the writer waits for once a message is done: the queue shrinks by an `ops`, any other is acknowledged. */
+function settle(m: FtsMessage): void {
+	if (m.kind === "ops") {
+		Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
+		Atomics.notify(control, FTS_CONTROL.queued);
+	} else {
+		Atomics.add(control, FTS_CONTROL.acks, 1);
+		Atomics.notify(control, FTS_CONTROL.acks);
+	}
 }
 
 let db: Awaited<ReturnType<typeof openDatabase>>;
@@ -36,7 +47,7 @@ try {
 	// The writer set the pass's FTS5 write settings in this file; these are per connection.
 	for (const p of [...BULK_WRITE_PRAGMAS, ...BULK_FILE_PRAGMAS]) db.pragma(p);
 } catch (err) {
-	report({ kind: "error", message: err instanceof Error ? err.message : String(err), code: sqliteErrorCode(err) });
+	reportError(err);
 	port.close();
 	throw err;
 }
@@ -44,7 +55,7 @@ const insert = db.prepare(FTS_INSERT_SQL);
 const remove = db.prepare(FTS_DELETE_SQL);
 let open = false;
 
-/** Does one message; every message but `ops` is acknowledged once done. */
+/** Does one message. */
 function handle(m: FtsMessage): void {
 	switch (m.kind) {
 		case "begin":
@@ -60,9 +71,7 @@ function handle(m: FtsMessage): void {
 				if (ops[i] === 0) insert.run(ops[i + 1], text.subarray(start, start + (ops[i + 3] as number)), ops[i + 4]);
 				else remove.run(ops[i + 1]);
 			}
-			Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
-			Atomics.notify(control, FTS_CONTROL.queued);
-			return;
+			break;
 		}
 		case "commit":
 			if (m.sources.length > 0) sealLedger(db, "fts", m.sources, "main");
@@ -78,7 +87,6 @@ function handle(m: FtsMessage): void {
 			port.close();
 			break;
 	}
-	ack();
 }
 
 function rollback(): void {
@@ -93,22 +101,20 @@ function rollback(): void {
 
 port.on("message", (m: FtsMessage) => {
 	if (Atomics.load(control, FTS_CONTROL.failed) === 1) {
-		// Nothing more is written; the writer still counts on every acknowledgement it waits for.
-		if (m.kind === "ops") Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
-		else ack();
+		// Nothing more is written; the writer still counts on every message being settled.
 		if (m.kind === "close") port.close();
-		return;
+		return settle(m);
 	}
 	try {
 		handle(m);
 	} catch (err) {
 		rollback();
-		report({ kind: "error", message: err instanceof Error ? err.message : String(err), code: sqliteErrorCode(err) });
+		reportError(err);
 		Atomics.store(control, FTS_CONTROL.failed, 1);
-		if (m.kind === "ops") Atomics.sub(control, FTS_CONTROL.queued, m.bytes);
-		else ack();
+		// Wherever the writer sleeps, it wakes and finds the thread failed.
 		Atomics.notify(control, FTS_CONTROL.acks);
 		Atomics.notify(control, FTS_CONTROL.queued);
 	}
+	settle(m);
 });
 parentPort?.postMessage(FTS_READY);

@@ -10,7 +10,7 @@ import { decodedSql, decodedTimestampSql, encodeCode } from "../store/column-cod
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
-import { type LedgerRepair, LedgerTouch, readLedger, repairLedger, sealLedger } from "../store/fts-ledger.js";
+import { LedgerTouch, readLedger, repairLedger, sealLedger } from "../store/fts-ledger.js";
 import { type TextDictionaryCache, textDictionaryOf } from "../store/text-dictionary.js";
 import { fragmentTags, placedTags, sourceTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
@@ -68,10 +68,10 @@ export interface FtsWrites {
 	delete(id: number): void;
 	/**
 	 * The store file's transaction is about to commit: so are the full-text writes, counted in the full-text file's
-	 * half of the ledger (fts-ledger.ts) when they touched `sources`. `storeSeq` is the store file's count so far.
-	 * Throws when they cannot be.
+	 * half of the ledger (fts-ledger.ts) when they touched `sources`. `storeSeq` reads the store file's count so far,
+	 * for a writer that cannot see both files to compare. Throws when they cannot be.
 	 */
-	seal(sources: number[], storeSeq: number): void;
+	seal(sources: number[], storeSeq: () => number): void;
 	/** The store file's transaction was rolled back: so are the full-text writes made since `begin`. */
 	abandon(): void;
 }
@@ -205,17 +205,16 @@ export class SourceRows {
 	 * Starts a write transaction's work (inside it): a connection that writes the full-text file itself first repairs
 	 * a transaction an earlier crash left in one file only (fts-ledger.ts).
 	 */
-	beginWrite(): LedgerRepair | undefined {
+	beginWrite(): void {
 		this.touched.take();
 		this.fts.begin();
-		return this.fts.direct ? repairLedger(this.db) : undefined;
+		if (this.fts.direct) repairLedger(this.db);
 	}
 
 	/** Right before COMMIT: counts the open transaction in both halves of the ledger when it changed FTS rows. */
 	sealWrite(): void {
 		const sources = this.touched.take();
-		// A connection that writes both files checked them in beginWrite; the full-text thread checks at its commit.
-		this.fts.seal(sources, this.fts.direct ? 0 : readLedger(this.db, "store").seq);
+		this.fts.seal(sources, () => readLedger(this.db, "store").seq);
 		if (sources.length > 0) sealLedger(this.db, "store", sources);
 	}
 

@@ -1,7 +1,7 @@
 // Worker entry in plain JavaScript, for every thread of the index: the catch-up worker (catch-up-worker.ts), and a
-// bulk pass's prefetch thread (prefetch-worker.ts) and full-text thread (fts-worker.ts), named by `workerData.entry`. In the built package (dist/) the
-// compiled module sits beside this file and is imported directly; in a source checkout (tests) Bun imports the
-// TypeScript itself and Node goes through tsx, which is then a dev dependency.
+// bulk pass's prefetch thread (prefetch-worker.ts) and full-text thread (fts-worker.ts), named by `workerData.entry`.
+// In the built package (dist/) the compiled module sits beside this file and is imported directly; in a source
+// checkout (tests) Bun imports the TypeScript itself and Node goes through tsx, which is then a dev dependency.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { workerData } from "node:worker_threads";

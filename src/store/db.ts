@@ -78,9 +78,9 @@ export interface OpenDatabaseOptions {
 	 */
 	create?: boolean;
 	/**
-	 * Attach the store's full-text file (`<path>-fts`) as schema `fts` (default true). A connection without it
-	 * cannot read or write `fragments_fts`: only the writing thread of a two-thread pass opens one, while another
-	 * thread writes that file (docs/store.md, "The full-text file").
+	 * Attach the store's full-text file (`<path>-fts`) as schema `fts` (default true). Off only to open a file on its
+	 * own: the full-text thread of a two-thread pass opens the full-text file so (docs/store.md, "The full-text
+	 * file"); the writing thread of that pass detaches it instead (`detachFtsFile`).
 	 */
 	fts?: boolean;
 }
@@ -201,7 +201,9 @@ interface AttachOptions {
  */
 export function attachFtsFile(db: SqliteDb, options: AttachOptions = {}): void {
 	const file = ftsFilePath(db.path);
-	db.prepare("ATTACH DATABASE ? AS fts").run(options.immutable ? `${pathToFileURL(file).href}?immutable=1` : file);
+	db.prepare(`ATTACH DATABASE ? AS ${FTS_SCHEMA}`).run(
+		options.immutable ? `${pathToFileURL(file).href}?immutable=1` : file,
+	);
 	if (!db.readonly && options.create === true) db.pragma(`${FTS_SCHEMA}.auto_vacuum = INCREMENTAL`);
 	for (const p of fileSettings(db.readonly)) db.pragma(`${FTS_SCHEMA}.${p}`);
 }

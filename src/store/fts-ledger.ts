@@ -8,8 +8,10 @@
  * `meta.fts_sources` in the store file, `fts_meta.seq` and `fts_meta.sources` in the full-text file — each half in its
  * own file's commit. Counts that differ mean the last such transaction reached one file only; it named its sources in
  * that file, so `repairLedger` removes those sources (their session files are indexed again from the start, the JSONL
- * being the truth) and every full-text row left without a fragment, then evens the counts. Every writer repairs before
- * it writes (`beginWrite`), so at most one transaction is ever torn.
+ * being the truth) and every full-text row left without a fragment, then evens the counts. Opening a store, every
+ * catch-up pass and every transaction of a connection that writes both files repair first (`repairTorn`); a
+ * two-thread pass's full-text thread compares the counts at each commit instead (fts-thread.ts). So at most one
+ * transaction is ever torn.
  */
 import { FTS_SCHEMA, type SqliteDb, type SqliteStatement } from "./db.js";
 
@@ -28,11 +30,6 @@ export class LedgerTouch {
 	/** Records that the open transaction changes full-text rows of `sourceId`. */
 	touch(sourceId: number): void {
 		this.touched.add(sourceId);
-	}
-
-	/** True when the open transaction has touched anything. */
-	get dirty(): boolean {
-		return this.touched.size > 0;
 	}
 
 	/** The touched sources, emptying the record (for the next transaction). */
@@ -149,13 +146,22 @@ export function repairLedger(db: Pick<SqliteDb, "prepare">): LedgerRepair | unde
 	for (const id of sources) removeSource.run(id);
 	const orphans = db
 		.prepare<[], { id: number }>(
-			"SELECT id FROM fts.fragments_fts_docsize WHERE id NOT IN (SELECT id FROM main.fragments)",
+			`SELECT id FROM ${FTS_SCHEMA}.fragments_fts_docsize WHERE id NOT IN (SELECT id FROM main.fragments)`,
 		)
 		.all();
-	const remove = db.prepare("DELETE FROM fts.fragments_fts WHERE rowid = ?");
+	const remove = db.prepare(`DELETE FROM ${FTS_SCHEMA}.fragments_fts WHERE rowid = ?`);
 	for (const { id } of orphans) remove.run(id);
 	const even = { seq: Math.max(store.seq, fts.seq), sources: [] };
 	writeLedger(db, "store", even, FTS_SCHEMA);
 	writeLedger(db, "fts", even, FTS_SCHEMA);
 	return { sources, orphans: orphans.length };
+}
+
+/**
+ * Repairs a torn transaction (`repairLedger`) in a write transaction of its own, opened only when the halves differ:
+ * when they agree, as they nearly always do, this is one read. Throws the driver's error (SQLITE_BUSY on the
+ * connection's busy timeout).
+ */
+export function repairTorn(db: Pick<SqliteDb, "prepare" | "transaction">): LedgerRepair | undefined {
+	return ledgerEven(db) ? undefined : db.transaction(() => repairLedger(db));
 }

@@ -16,7 +16,7 @@ import {
 	withBusyTimeout,
 } from "./db.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
-import { ledgerEven, repairLedger } from "./fts-ledger.js";
+import { repairTorn } from "./fts-ledger.js";
 import {
 	createGeneration,
 	GENERATION_FILE_SUFFIXES,
@@ -257,9 +257,8 @@ async function prepare(
  * index. Only when the halves differ, and without waiting: a writer holding the lock repairs it itself first.
  */
 function repairTornCommit(db: SqliteDb, logger: StoreLogger): void {
-	if (ledgerEven(db)) return;
 	try {
-		const repair = withBusyTimeout(db, 0, () => db.transaction(() => repairLedger(db)));
+		const repair = withBusyTimeout(db, 0, () => repairTorn(db));
 		if (repair) logger.log("warn", "store.torn_commit_repaired", { file: db.path, ...repair });
 	} catch (err) {
 		if (!isBusyError(err)) throw err;
