@@ -90,11 +90,42 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * numeric, as for codes).
  */
 export function encodeTimestamp(text: string): StoredCode {
-	if (ISO_INSTANT.test(text)) {
-		const ms = Date.parse(text);
-		if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return ms;
-	}
+	const ms = isoInstantMs(text);
+	if (ms !== undefined) return ms;
 	return looksNumeric(text) ? Buffer.from(text, "utf8") : text;
+}
+
+/** The last day isoInstantMs met (`YYYY-MM-DD`) and its first instant, NaN when it is no calendar day. */
+let lastDay = "";
+let lastDayMs = Number.NaN;
+
+/**
+ * Epoch ms of `text` when toISOString gives exactly `text` for them, else undefined. A session's events share a few
+ * days, so a day is checked through Date once and each instant is its day plus the time of day: a Date per event
+ * (parse, then format to compare) was 3 % of a two-thread build's prefetch thread.
+ */
+function isoInstantMs(text: string): number | undefined {
+	if (!ISO_INSTANT.test(text)) return undefined;
+	const day = text.slice(0, 10);
+	if (day !== lastDay) {
+		lastDay = day;
+		const ms = Date.parse(`${day}T00:00:00.000Z`);
+		// A day past its month's end parses into the next month, or not at all.
+		lastDayMs = !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(day) ? ms : Number.NaN;
+	}
+	if (Number.isNaN(lastDayMs)) return undefined;
+	const hours = digits(text, 11, 2);
+	const minutes = digits(text, 14, 2);
+	const seconds = digits(text, 17, 2);
+	if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+	return lastDayMs + ((hours * 60 + minutes) * 60 + seconds) * 1000 + digits(text, 20, 3);
+}
+
+/** The decimal number of `count` ASCII digits at `at` (ISO_INSTANT has checked they are digits). */
+function digits(text: string, at: number, count: number): number {
+	let n = 0;
+	for (let i = at; i < at + count; i++) n = n * 10 + text.charCodeAt(i) - 48;
+	return n;
 }
 
 /** An SQL expression giving the timestamp text of `expr` (strftime writes toISOString's form for years 0000–9999). */

@@ -115,6 +115,26 @@ describe("timestamps", () => {
 		}
 	});
 
+	it("store exactly the texts Date round-trips as numbers (regression: the per-day fast path)", () => {
+		// The reference: a Date for every text, as encodeTimestamp once did.
+		const reference = (text: string) => {
+			const ms = Date.parse(text);
+			return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text) &&
+				!Number.isNaN(ms) &&
+				new Date(ms).toISOString() === text
+				? ms
+				: text;
+		};
+		const days = ["2024-02-29", "2023-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "0000-01-01", "0099-12-31"];
+		const times = ["00:00:00.000", "23:59:59.999", "24:00:00.000", "12:60:00.000", "12:00:60.000", "07:08:09.010"];
+		for (const day of days)
+			for (const time of times) {
+				const text = `${day}T${time}Z`;
+				const want = reference(text);
+				expect(encodeTimestamp(text), text).toEqual(typeof want === "number" ? want : text);
+			}
+	});
+
 	it("keep any other form as it was written", () => {
 		for (const text of [
 			"2026-01-01T00:00:00Z",
