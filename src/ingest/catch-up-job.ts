@@ -112,10 +112,13 @@ export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): vo
 }
 
 /**
- * Bulk passes group files into write transactions of about this long (group-commit.ts). Measured on the 1 GB
- * corpus: see docs/store.md, "Bulk writes".
+ * Bulk passes group files into write transactions of about this long (group-commit.ts), by their threads. A group
+ * ends early whenever a hot-path writer waits, so this bounds no tool call's wait; it is what a crash loses, and how
+ * often the store and its full-text file commit. Two threads (`reindex`): 1 s, 2–3 % less CPU than 250 ms, measured
+ * side by side (docs/benchmarks.md, session 28). One thread (Pi's background catch-up) keeps 250 ms, with which
+ * figure 8 was measured.
  */
-export const BULK_GROUP_MS = 250;
+export const BULK_GROUP_MS: Record<CatchUpThreads, number> = { 1: 250, 2: 1_000 };
 
 /** After a hot-path writer stepped in, bulk passes commit every batch for this long (no grouping). */
 export const WRITER_ACTIVE_MS = 2_000;
@@ -163,7 +166,7 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 		inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
 		// A batch reads in chunks and ends after the chunk during which a hot-path writer announced itself.
 		sync: { batchBytes: BULK_BATCH_BYTES, chunkBytes: BULK_CHUNK_BYTES, endBatchEarly: commitNow, ...job.sync },
-		groupMs: BULK_GROUP_MS,
+		groupMs: BULK_GROUP_MS[job.threads ?? 1],
 		commitNow,
 		contendedSync: { batchBytes: CONTENDED_BATCH_BYTES, chunkBytes: CONTENDED_BATCH_BYTES },
 		prefetchMinBytes: job.threads === 2 ? PREFETCH_MIN_BYTES : undefined,
