@@ -11,7 +11,14 @@
  * Trade and numbers: docs/store.md, "Fragment text".
  */
 import { codePointLength, sliceCodePoints } from "../text/code-points.js";
-import { PackedTextError, type PreparedDictionary, pack, prepareDictionary, unpack } from "./lz-dict.js";
+import {
+	PackedTextError,
+	type PackWorth,
+	type PreparedDictionary,
+	packText,
+	prepareDictionary,
+	unpack,
+} from "./lz-dict.js";
 import type { DictionaryLookup } from "./text-dictionary.js";
 
 /** A stored fragment text as either driver returns it: TEXT as a string, BLOB as bytes. */
@@ -22,6 +29,8 @@ export const MIN_PACK_BYTES = 24;
 
 /** A packed text is kept only if it is at most this share of the raw UTF-8 bytes. */
 export const PACK_GAIN = 0.9;
+
+const PACK_WORTH: PackWorth = { minBytes: MIN_PACK_BYTES, gain: PACK_GAIN };
 
 /** First byte of a packed value: packed against nothing (a generation without a dictionary yet) or its dictionary. */
 const PACKED_ALONE = 0;
@@ -60,12 +69,10 @@ export function encodeFragmentText(whole: string, dictionary?: PreparedDictionar
 	const text = storedPart(whole);
 	// A UTF-16 unit is at most 3 UTF-8 bytes: a short string is kept without being encoded at all.
 	if (text.length * 3 < MIN_PACK_BYTES) return text;
-	const raw = Buffer.from(text, "utf8");
-	if (raw.length < MIN_PACK_BYTES) return text;
 	const packed = dictionary
-		? pack(raw, dictionary, PACKED_WITH_DICTIONARY)
-		: pack(raw, emptyDictionary(), PACKED_ALONE);
-	return packed.length <= raw.length * PACK_GAIN ? packed : text;
+		? packText(text, dictionary, PACKED_WITH_DICTIONARY, PACK_WORTH)
+		: packText(text, emptyDictionary(), PACKED_ALONE, PACK_WORTH);
+	return packed ?? text;
 }
 
 /** The full text of a stored value; `dictionary` is asked only for a value packed against it. */

@@ -39,17 +39,16 @@ export class PackedTextError extends Error {
 
 const EMPTY = new Uint8Array(0);
 
-function hash4(b: Uint8Array, i: number): number {
-	return Math.imul(
-		(b[i] as number) | ((b[i + 1] as number) << 8) | ((b[i + 2] as number) << 16) | ((b[i + 3] as number) << 24),
-		0x9e3779b1,
-	);
+/** The hash of the 4 bytes at `i` (read as one little-endian word: a load each instead of four). */
+function hash4(view: DataView, i: number): number {
+	return Math.imul(view.getUint32(i, true), 0x9e3779b1);
 }
 
 /** The dictionary `bytes` with its hash table (the empty dictionary when undefined). */
 export function prepareDictionary(bytes: Uint8Array = EMPTY): PreparedDictionary {
 	const table = new Int32Array(1 << DICT_HASH_BITS).fill(-1);
-	for (let i = 0; i + MIN_MATCH <= bytes.length; i++) table[hash4(bytes, i) >>> (32 - DICT_HASH_BITS)] = i;
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	for (let i = 0; i + MIN_MATCH <= bytes.length; i++) table[hash4(view, i) >>> (32 - DICT_HASH_BITS)] = i;
 	return { bytes, table };
 }
 
@@ -57,7 +56,7 @@ export function prepareDictionary(bytes: Uint8Array = EMPTY): PreparedDictionary
 const scratch = {
 	/** The dictionary, then the text: matches read both as one buffer. */
 	window: new Uint8Array(0),
-	/** The window's bytes, read four at a time by matchLength. */
+	/** The window's bytes, read four at a time by hash4 and matchLength. */
 	view: new DataView(new ArrayBuffer(0)),
 	windowDict: undefined as Uint8Array | undefined,
 	textTable: new Int32Array(1 << TEXT_HASH_BITS),
@@ -67,8 +66,9 @@ const scratch = {
 	out: new Uint8Array(1024),
 };
 
-function windowFor(dict: PreparedDictionary, src: Uint8Array): Uint8Array {
-	const need = dict.bytes.length + src.length;
+/** The window with `dict` in place and room for `size` bytes after it. */
+function windowFor(dict: PreparedDictionary, size: number): Uint8Array {
+	const need = dict.bytes.length + size;
 	if (scratch.window.length < need || scratch.windowDict !== dict.bytes) {
 		if (scratch.window.length < need) {
 			scratch.window = new Uint8Array(Math.max(need, scratch.window.length * 2));
@@ -77,7 +77,6 @@ function windowFor(dict: PreparedDictionary, src: Uint8Array): Uint8Array {
 		scratch.window.set(dict.bytes, 0);
 		scratch.windowDict = dict.bytes;
 	}
-	scratch.window.set(src, dict.bytes.length);
 	return scratch.window;
 }
 
@@ -110,7 +109,7 @@ function longestMatch(
 	record: boolean,
 	beat: number,
 ): number {
-	const h = hash4(w, i);
+	const h = hash4(scratch.view, i);
 	const slot = h >>> (32 - TEXT_HASH_BITS);
 	const inText = scratch.stamp[slot] === scratch.call ? (scratch.textTable[slot] as number) : -1;
 	const inDict = dict.table[h >>> (32 - DICT_HASH_BITS)] as number;
@@ -172,9 +171,45 @@ function putStep(w: Uint8Array, o: number, litStart: number, litEnd: number, len
  * Deterministic: the same text and dictionary always give the same bytes.
  */
 export function pack(src: Uint8Array, dict: PreparedDictionary, lead?: number): Uint8Array {
+	windowFor(dict, src.length).set(src, dict.bytes.length);
+	// Packing may grow scratch.out: read it after.
+	const size = packWindow(dict, src.length, lead);
+	return scratch.out.slice(0, size);
+}
+
+const UTF8 = new TextEncoder();
+
+/** When packText keeps a packed text. */
+export interface PackWorth {
+	/** UTF-8 bytes a text needs to be packed at all. */
+	minBytes: number;
+	/** Largest share of its UTF-8 bytes its packed form may take. */
+	gain: number;
+}
+
+/**
+ * The UTF-8 bytes of `text` packed as `pack` packs them, or undefined when they are not `worth` packing. The text is
+ * encoded straight into the window: no buffer of its own, no copy.
+ */
+export function packText(
+	text: string,
+	dict: PreparedDictionary,
+	lead: number,
+	worth: PackWorth,
+): Uint8Array | undefined {
 	const base = dict.bytes.length;
-	const w = windowFor(dict, src);
-	const end = base + src.length;
+	// A UTF-16 unit is at most 3 bytes of UTF-8.
+	const { written } = UTF8.encodeInto(text, windowFor(dict, text.length * 3).subarray(base));
+	if (written < worth.minBytes) return undefined;
+	const size = packWindow(dict, written, lead);
+	return size <= written * worth.gain ? scratch.out.slice(0, size) : undefined;
+}
+
+/** Packs the `size` bytes after the dictionary in the window into scratch.out; returns how many it wrote there. */
+function packWindow(dict: PreparedDictionary, size: number, lead: number | undefined): number {
+	const base = dict.bytes.length;
+	const w = scratch.window;
+	const end = base + size;
 	scratch.call = (scratch.call + 1) | 0;
 	let o = 0;
 	if (lead !== undefined) {
@@ -197,15 +232,14 @@ export function pack(src: Uint8Array, dict: PreparedDictionary, lead?: number): 
 		}
 		o = putStep(w, o, literalStart, i, length, i - from);
 		for (let j = i + 1; j < i + length && j + MIN_MATCH <= end; j++) {
-			const slot = hash4(w, j) >>> (32 - TEXT_HASH_BITS);
+			const slot = hash4(scratch.view, j) >>> (32 - TEXT_HASH_BITS);
 			scratch.stamp[slot] = scratch.call;
 			scratch.textTable[slot] = j;
 		}
 		i += length;
 		literalStart = i;
 	}
-	o = putStep(w, o, literalStart, end, 0, 0);
-	return scratch.out.slice(0, o);
+	return putStep(w, o, literalStart, end, 0, 0);
 }
 
 /**
