@@ -86,13 +86,15 @@ export function settlePass(db: Pick<SqliteDb, "pragma" | "exec">): void {
 /**
  * How FTS5 writes during a bulk pass, by its threads (docs/store.md, "FTS5's merges"). With two threads a 250 ms
  * group commit gathers several MiB of terms: at FTS5's defaults most of its segments were cut mid-transaction and
- * merged four at a time, again and again; 8 MiB and merges of 8 took 8 % less CPU. One thread, Pi's background
- * catch-up, keeps the defaults: 8 MiB cost its peak RSS 7 MiB (figure 6) for no measurable gain, and its hot-path
- * waits (figure 8) were measured with merges of 4.
+ * merged four at a time, again and again; 8 MiB and merges of 8 took 8 % less CPU. With the full-text thread and 1 s
+ * groups, 4 MiB costs the same CPU as 8 (2 MiB: 2.5 % more), finds as fast, and the pending hash a two-thread build
+ * holds is half the size (docs/benchmarks.md, session 28). One thread, Pi's background catch-up, keeps the defaults:
+ * 8 MiB cost its peak RSS 7 MiB (figure 6) for no measurable gain, and its hot-path waits (figure 8) were measured
+ * with merges of 4.
  */
 export const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
 	1: FTS_DEFAULT_WRITE_SETTINGS,
-	2: { hashsize: 8 << 20, automerge: 8 },
+	2: { hashsize: 4 << 20, automerge: 8 },
 };
 
 /**

@@ -298,7 +298,7 @@ export class SourceRows {
 	/**
 	 * Writes FTS5's pending terms out as a segment now (a savepoint makes FTS5 flush them), inside the caller's
 	 * transaction. Called before a batch holding a line of HUGE_LINE_BYTES or more: the pending hash may hold up to
-	 * 8 MiB of earlier rows (a two-thread pass: catch-up-job.ts, BULK_FTS_SETTINGS), and such a line adds its own
+	 * 4 MiB of earlier rows (a two-thread pass: catch-up-job.ts, BULK_FTS_SETTINGS), and such a line adds its own
 	 * several MiB on top.
 	 */
 	flushPendingTerms(): void {

@@ -97,7 +97,7 @@ describe("bulk writes", () => {
 		tuneForBulkWrites(db, 2);
 		const two = [
 			{ k: "automerge", v: 8 },
-			{ k: "hashsize", v: 8 << 20 },
+			{ k: "hashsize", v: 4 << 20 },
 		];
 		expect(config(db)).toEqual(two);
 		// Another connection of the store sees the settings (FTS5 keeps them in its _config table).
