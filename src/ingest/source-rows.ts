@@ -297,9 +297,10 @@ export class SourceRows {
 
 	/**
 	 * Writes FTS5's pending terms out as a segment now (a savepoint makes FTS5 flush them), inside the caller's
-	 * transaction. Called before a batch holding a line of HUGE_LINE_BYTES or more: the pending hash may hold up to
-	 * 4 MiB of earlier rows (a two-thread pass: catch-up-job.ts, BULK_FTS_SETTINGS), and such a line adds its own
-	 * several MiB on top.
+	 * transaction. Called before a batch holding a line of HUGE_LINE_BYTES or more: the pending hash may hold earlier
+	 * rows' terms, and such a line adds its own several MiB on top. Only where this connection writes the full-text file
+	 * itself: in a two-thread pass the file is detached here, so the savepoint flushes nothing, and the full-text
+	 * thread's hash may hold up to its `hashsize` (4 MiB, catch-up-job.ts BULK_FTS_SETTINGS) beside such a line.
 	 */
 	flushPendingTerms(): void {
 		this.db.exec("SAVEPOINT pending_terms; RELEASE pending_terms");
