@@ -5,7 +5,7 @@
  * the agent run's last entry is written).
  * Pi recreates this instance on /new, /resume, /fork, /clone and /reload, so all state lives in this closure.
  */
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { CatchUpProgress } from "./ingest/catch-up.js";
 import { AgentRuns } from "./tools/agent-runs.js";
 import {
@@ -18,6 +18,7 @@ import {
 } from "./tools/command.js";
 import { readTool, searchTool, traceTool } from "./tools/definitions.js";
 import { IndexRuntime } from "./tools/index-runtime.js";
+import { loadTuiWidth } from "./tools/tui-width.js";
 
 /** Footer updates at most this often during catch-up. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -42,7 +43,8 @@ function safely(fn: () => void): void {
 	}
 }
 
-export default function eventIndexExtension(pi: ExtensionAPI): void {
+export default async function eventIndexExtension(pi: ExtensionAPI): Promise<void> {
+	await loadTuiWidth();
 	let runtime: IndexRuntime | undefined;
 	const runs = new AgentRuns();
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { applyMigrations } from "../../src/store/migrations.js";
 import { encodeCwd, PROJECT_ROOT, uuidV7 } from "../corpus/generate.js";
 import { createRng, type Rng } from "../corpus/prng.js";
 import { lineWindow, loadTextPool, type TextPool } from "../corpus/text-pool.js";
@@ -208,7 +209,7 @@ export async function buildNaturalCorpus(): Promise<NaturalCorpus> {
 		const set = writeNaturalSessions(join(root, "agent"));
 		await initFingerprints();
 		const db = await openDatabase(join(root, "index.sqlite"));
-		await db.migrate(join(PROJECT_ROOT, "migrations"));
+		await applyMigrations(db, join(PROJECT_ROOT, "migrations"));
 		const syncer = new SourceSyncer(db);
 		for (const file of set.files) {
 			const r = await syncer.sync(file);

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { applyMigrations } from "../../src/store/migrations.js";
 import { openSdkSession } from "../../test/helpers/pi-sdk.js";
 import { backgroundSessions, EVAL_SESSIONS, type EvalSession } from "./set.js";
 
@@ -107,7 +108,7 @@ export async function buildRankingCorpus(): Promise<RankingCorpus> {
 			sessionFiles.push(await writeEvalSession(spec, root, agentDir, targets));
 		await initFingerprints();
 		const db = await openDatabase(join(root, "index.sqlite"));
-		await db.migrate(join(REPO_ROOT, "migrations"));
+		await applyMigrations(db, join(REPO_ROOT, "migrations"));
 		const syncer = new SourceSyncer(db);
 		for (const file of sessionFiles) {
 			const r = await syncer.sync(file);

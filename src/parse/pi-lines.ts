@@ -5,7 +5,7 @@
  * A line is still untrusted (older versions, other writers, hand edits): every field may be missing or of another
  * type, and the readers check each value. Types only: nothing of Pi is loaded at run time.
  */
-import type { SessionEntry, SessionHeader, SessionMessageEntry } from "@mariozechner/pi-coding-agent";
+import type { SessionEntry, SessionHeader, SessionMessageEntry } from "@earendil-works/pi-coding-agent";
 
 /** `T` as read from a JSON line: every field optional and of unknown type. */
 export type Untrusted<T> = { readonly [K in keyof T]?: unknown };

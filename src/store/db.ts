@@ -1,17 +1,13 @@
 /**
- * The ONLY module that knows which SQLite driver runs: better-sqlite3 on Node, bun:sqlite on Bun (Pi's release
- * binaries embed Bun, where better-sqlite3's native addon does not load). Everything else talks to `SqliteDb`.
- * The driver is loaded lazily, so merely importing this module never loads a native addon; each driver lives in
- * its own `driver-*.ts` file and is imported only on the runtime that can load it.
+ * The ONLY module that knows which SQLite driver runs: bun:sqlite on Bun (Pi's release binaries embed Bun), node:sqlite
+ * on a Node that has it (≥ 22.13: Pi 1.x's Node), better-sqlite3 on older Node (Pi 0.73 on Node 20). The built-in
+ * drivers need no native addon, so no Node upgrade can leave one built for another Node behind (docs/store.md,
+ * "Drivers"). Everything else talks to `SqliteDb`. The driver is loaded lazily, so merely importing this module never
+ * loads a native addon; each driver lives in its own `driver-*.ts` file and is imported only where it can load.
  */
 import { pathToFileURL } from "node:url";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { onBun } from "../runtime.js";
 import { PackedTextError } from "./lz-dict.js";
-import type * as schema from "./schema.js";
-
-/** Drizzle over the store schema, independent of the driver (both drivers are synchronous). */
-export type StoreDrizzle = BaseSQLiteDatabase<"sync", unknown, typeof schema>;
 
 /** Result of a write statement. */
 export interface SqliteRunResult {
@@ -31,7 +27,7 @@ export interface SqliteStatement<Params extends unknown[] = unknown[], Row = unk
 }
 
 /** Which driver backs a connection. */
-export type SqliteDriverName = "better-sqlite3" | "bun:sqlite";
+export type SqliteDriverName = "better-sqlite3" | "bun:sqlite" | "node:sqlite";
 
 /** An open SQLite connection. */
 export interface SqliteDb {
@@ -41,8 +37,6 @@ export interface SqliteDb {
 	readonly path: string;
 	/** Opened read-only (no writes possible through this connection). */
 	readonly readonly: boolean;
-	/** Drizzle over the same connection, loaded on first use (importing drizzle costs ~100 ms; opening must not). */
-	orm(): Promise<StoreDrizzle>;
 	/** Prepare one statement (cache the result for hot paths). */
 	prepare<Params extends unknown[] = unknown[], Row = unknown>(sql: string): SqliteStatement<Params, Row>;
 	/** Run one or more statements without parameters. */
@@ -51,8 +45,6 @@ export interface SqliteDb {
 	transaction<T>(fn: () => T): T;
 	/** Run a pragma and return its single value, e.g. `pragma("journal_mode")`. */
 	pragma(source: string): unknown;
-	/** Apply pending drizzle migrations from `folder` (callers hold the cross-process store lock). */
-	migrate(folder: string): Promise<void>;
 	/** True until `close()`. */
 	readonly isOpen: boolean;
 	/** Close the connection (idempotent). */
@@ -147,13 +139,42 @@ export interface DriverOpenRequest {
 /** A driver module: opens one connection (closing it again if a pragma fails) and throws the driver's error. */
 export type OpenDriver = (request: DriverOpenRequest) => SqliteDb;
 
+/**
+ * The environment variable that picks a driver by name instead (benchmarks run both drivers side by side; tests pin
+ * one): any SqliteDriverName the runtime can load.
+ */
+export const DRIVER_ENV = "PEI_SQLITE_DRIVER";
+
 let driverPromise: Promise<OpenDriver> | undefined;
 
 function loadDriver(): Promise<OpenDriver> {
-	driverPromise ??= onBun()
-		? import("./driver-bun-sqlite.js").then((m) => m.loadBunSqlite())
-		: import("./driver-better-sqlite3.js").then((m) => m.loadBetterSqlite3());
+	driverPromise ??= loadNamedDriver(chosenDriver());
 	return driverPromise;
+}
+
+/** The driver this runtime uses: DRIVER_ENV when set, else the first of bun:sqlite, node:sqlite, better-sqlite3 it has. */
+export function chosenDriver(): SqliteDriverName {
+	const wanted = process.env[DRIVER_ENV];
+	if (wanted === "better-sqlite3" || wanted === "bun:sqlite" || wanted === "node:sqlite") return wanted;
+	if (onBun()) return "bun:sqlite";
+	return nodeHasSqlite() ? "node:sqlite" : "better-sqlite3";
+}
+
+function loadNamedDriver(name: SqliteDriverName): Promise<OpenDriver> {
+	switch (name) {
+		case "bun:sqlite":
+			return import("./driver-bun-sqlite.js").then((m) => m.loadBunSqlite());
+		case "node:sqlite":
+			return import("./driver-node-sqlite.js").then((m) => m.loadNodeSqlite());
+		case "better-sqlite3":
+			return import("./driver-better-sqlite3.js").then((m) => m.loadBetterSqlite3());
+	}
+}
+
+/** True on a Node whose node:sqlite loads without a flag (22.13 and later; Node 20 has none). */
+function nodeHasSqlite(): boolean {
+	const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+	return major > 22 || (major === 22 && minor >= 13);
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
- * The Node driver: better-sqlite3 through drizzle's `better-sqlite3` driver. Statements are better-sqlite3's own
+ * The driver for a Node without node:sqlite (Pi 0.73 on Node 20): better-sqlite3, a native addon. Statements are better-sqlite3's own
  * objects (their API already matches `SqliteStatement`), so hot paths pay no extra indirection.
  */
 import { pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
-import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteStatement, StoreDrizzle } from "./db.js";
+import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteStatement } from "./db.js";
 
-/** Load better-sqlite3 (drizzle's driver and migrator load on first use); returns the opener. */
+/** Load better-sqlite3; returns the opener. */
 export async function loadBetterSqlite3(): Promise<OpenDriver> {
 	// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
 	// Our own paths are absolute, so URI parsing changes nothing else.
@@ -26,18 +26,10 @@ export async function loadBetterSqlite3(): Promise<OpenDriver> {
 }
 
 function wrap(raw: BetterSqlite3.Database, request: DriverOpenRequest): SqliteDb {
-	let orm: Promise<StoreDrizzle> | undefined;
-	const loadOrm = () => {
-		orm ??= Promise.all([import("drizzle-orm/better-sqlite3"), import("./schema.js")]).then(
-			([d, schema]) => d.drizzle(raw, { schema }) as unknown as StoreDrizzle,
-		);
-		return orm;
-	};
 	return {
 		driver: "better-sqlite3",
 		path: request.path,
 		readonly: request.readonly,
-		orm: loadOrm,
 		prepare<Params extends unknown[], Row>(sql: string) {
 			return raw.prepare(sql) as unknown as SqliteStatement<Params, Row>;
 		},
@@ -49,10 +41,6 @@ function wrap(raw: BetterSqlite3.Database, request: DriverOpenRequest): SqliteDb
 		},
 		pragma(source) {
 			return raw.pragma(source, { simple: true });
-		},
-		async migrate(folder) {
-			const [db, { migrate }] = await Promise.all([loadOrm(), import("drizzle-orm/better-sqlite3/migrator")]);
-			migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder: folder });
 		},
 		get isOpen() {
 			return raw.open;

@@ -1,5 +1,5 @@
 /**
- * The Bun driver: bun:sqlite through drizzle's `bun-sqlite` driver, for Pi's release binaries (embedded Bun), where
+ * The Bun driver: bun:sqlite, for Pi's release binaries (embedded Bun), where
  * better-sqlite3's native addon does not load. Differences from better-sqlite3 handled here:
  * - `get` returns null for no row: normalized to undefined.
  * - un-prefixed named parameters (`{ name }` for `@name`) need the `strict` open option;
@@ -11,7 +11,7 @@
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement, StoreDrizzle } from "./db.js";
+import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement } from "./db.js";
 
 /** The part of a bun:sqlite statement we use. */
 interface BunStatement {
@@ -39,7 +39,7 @@ interface BunSqliteModule {
 	constants: { SQLITE_OPEN_READONLY: number; SQLITE_OPEN_URI: number };
 }
 
-/** Load bun:sqlite (drizzle's bun-sqlite driver and migrator load on first use); returns the opener. */
+/** Load bun:sqlite; returns the opener. */
 export async function loadBunSqlite(): Promise<OpenDriver> {
 	// A plain require keeps `bun:sqlite` away from loaders (vitest, Pi's jiti) that do not know the scheme.
 	const bun = createRequire(import.meta.url)("bun:sqlite") as BunSqliteModule;
@@ -68,28 +68,11 @@ export async function loadBunSqlite(): Promise<OpenDriver> {
 
 function wrap(raw: BunDatabase, strict: boolean, request: DriverOpenRequest): SqliteDb {
 	const statements = new StatementTracker();
-	// drizzle prepares its own statements on the client: hand it a view of the connection that tracks them too.
-	const client = new Proxy(raw, {
-		get(target, key) {
-			if (key === "prepare") return (sql: string) => statements.add(target.prepare(sql));
-			const value = Reflect.get(target, key, target);
-			return typeof value === "function" ? value.bind(target) : value;
-		},
-	});
-	let orm: Promise<StoreDrizzle> | undefined;
-	const loadOrm = () => {
-		orm ??= Promise.all([import("drizzle-orm/bun-sqlite"), import("./schema.js")]).then(
-			// biome-ignore lint/suspicious/noExplicitAny: the client type comes from Bun's own definitions, absent here
-			([d, schema]) => d.drizzle(client as any, { schema }) as unknown as StoreDrizzle,
-		);
-		return orm;
-	};
 	let open = true;
 	return {
 		driver: "bun:sqlite",
 		path: request.path,
 		readonly: request.readonly,
-		orm: loadOrm,
 		prepare<Params extends unknown[], Row>(sql: string) {
 			return wrapStatement(statements.add(raw.prepare(sql)), strict) as unknown as SqliteStatement<Params, Row>;
 		},
@@ -101,10 +84,6 @@ function wrap(raw: BunDatabase, strict: boolean, request: DriverOpenRequest): Sq
 		},
 		pragma(source) {
 			return pragmaValue(raw, source);
-		},
-		async migrate(folder) {
-			const [db, { migrate }] = await Promise.all([loadOrm(), import("drizzle-orm/bun-sqlite/migrator")]);
-			migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder: folder });
 		},
 		get isOpen() {
 			return open;

@@ -22,7 +22,7 @@ import { FTS_FILE_SUFFIX, openDatabase, type SqliteDb } from "./db.js";
 import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileName } from "./format.js";
 import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
-import { MIGRATIONS_DIR } from "./migrations.js";
+import { applyMigrations, MIGRATIONS_DIR } from "./migrations.js";
 
 /** Lock taken for migration, first creation, corruption recovery and pointer swaps. */
 export const STORE_LOCK = "store";
@@ -106,7 +106,7 @@ export async function createGeneration(dir: string, options: GenerationOptions =
 		throw err;
 	}
 	try {
-		await db.migrate(MIGRATIONS_DIR);
+		await applyMigrations(db, MIGRATIONS_DIR);
 		const put = db.prepare<[string, string]>("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
 		db.transaction(() => {
 			put.run("format", String(INDEX_FORMAT));

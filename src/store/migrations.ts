@@ -80,3 +80,37 @@ export function migrationState(db: SqliteDb, folder: string = MIGRATIONS_DIR): M
 	else status = "current";
 	return { status, applied, known: known.length, latestApplied, latestKnown };
 }
+
+/**
+ * Applies the pending migrations of `folder` as drizzle's synchronous SQLite migrator does (the same journal table,
+ * rows and order, so a store migrated by any driver is current for every other), through the store's own connection
+ * whatever the driver: drizzle reads the files, this runs them. Callers hold the cross-process store lock.
+ */
+export async function applyMigrations(db: SqliteDb, folder: string = MIGRATIONS_DIR): Promise<void> {
+	const { readMigrationFiles } = await import("drizzle-orm/migrator");
+	const migrations = readMigrationFiles({ migrationsFolder: folder });
+	db.exec(
+		'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+	);
+	const last = db
+		.prepare<[], { created_at: unknown }>(
+			'SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1',
+		)
+		.get();
+	const pending = migrations.filter((m) => last === undefined || Number(last.created_at) < m.folderMillis);
+	if (pending.length === 0) return;
+	const record = db.prepare<[string, number]>(
+		'INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)',
+	);
+	db.exec("BEGIN");
+	try {
+		for (const migration of pending) {
+			for (const statement of migration.sql) db.exec(statement);
+			record.run(migration.hash, migration.folderMillis);
+		}
+		db.exec("COMMIT");
+	} catch (err) {
+		db.exec("ROLLBACK");
+		throw err;
+	}
+}

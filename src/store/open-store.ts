@@ -28,7 +28,7 @@ import {
 } from "./generations.js";
 import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
-import { MIGRATIONS_DIR, migrationState } from "./migrations.js";
+import { applyMigrations, MIGRATIONS_DIR, migrationState } from "./migrations.js";
 
 /** Why the store is a brand-new (empty) generation, when it is. */
 export type FreshReason =
@@ -232,7 +232,7 @@ async function prepare(
 				const again = migrationState(db);
 				if (again.status !== "pending") return again.status;
 				try {
-					await db.migrate(MIGRATIONS_DIR);
+					await applyMigrations(db, MIGRATIONS_DIR);
 				} catch (err) {
 					if (isCorruptionError(err)) throw err;
 					logger.log("error", "store.migration_failed", { file: db.path, ...errorFields(err) });

@@ -3,7 +3,7 @@
  * `reindex` runs catch-up now and `reindex --full` rebuilds the index, with progress in Pi's status line.
  * This text is for the user, not the model, so it may name the index directory.
  */
-import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { CatchUpProgress, CatchUpResult } from "../ingest/catch-up.js";
 import { coverageText } from "../text/coverage-text.js";
 import { shortReason } from "./errors.js";

@@ -3,7 +3,7 @@
  * session id, the calling assistant entry as cutoff), let the runtime sync the caller's file and run the query
  * service, and return bounded text plus the structured result in `details`. Failures are thrown as public messages.
  */
-import type { ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
+import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../contract.js";
 import { errorFields } from "../store/log.js";
 import { PublicError, toPublicError } from "./errors.js";

@@ -3,7 +3,6 @@
  * in src/contract.ts. The model gets no size knobs: search has no limit, read may move its window (offset) and ask
  * for fewer neighbours, never raise a budget.
  */
-import { StringEnum } from "@mariozechner/pi-ai";
 import { type Static, type TSchema, Type } from "typebox";
 import type { EventReadRequest } from "../contract.js";
 import type { EventTraceRequest } from "../query/index.js";
@@ -15,6 +14,14 @@ const sessionId = Type.String({
 });
 const entryId = Type.String({ description: "Entry id from an event_search hit (entryId)." });
 
+/**
+ * A string enum as `{ type: "string", enum }` (providers such as Google reject anyOf/const), typed as its values:
+ * what Pi's `StringEnum` makes, built here so that no Pi package is needed at run time.
+ */
+function stringEnum<T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+	return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
+
 /** The TypeBox schema of one declared filter's value. */
 function filterSchema(f: SearchFilter<never>): TSchema {
 	const { description, shape } = f;
@@ -25,7 +32,7 @@ function filterSchema(f: SearchFilter<never>): TSchema {
 		case "boolean":
 			return Type.Boolean({ description });
 		case "strings":
-			return Type.Array(shape.values ? StringEnum(shape.values) : Type.String(), { description });
+			return Type.Array(shape.values ? stringEnum(shape.values) : Type.String(), { description });
 		case "time-range":
 			return Type.Object(
 				Object.fromEntries(
@@ -63,7 +70,7 @@ export const readParameters = Type.Object({
 	before: Type.Optional(Type.Integer({ minimum: 0, description: "Neighbouring events before (capped)." })),
 	after: Type.Optional(Type.Integer({ minimum: 0, description: "Neighbouring events after (capped)." })),
 	order: Type.Optional(
-		StringEnum(["branch", "append"] as const, {
+		stringEnum(["branch", "append"] as const, {
 			description: "branch (default): the conversation path; append: file order, for forensics.",
 		}),
 	),

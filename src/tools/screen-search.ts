@@ -2,7 +2,6 @@
  * event_search on Pi's screen: collapsed, the headline and the top hits (time, kind, snippet), one line each;
  * expanded, every hit with where it is, its snippet and the ids that read it, then the coverage.
  */
-import { visibleWidth } from "@mariozechner/pi-tui";
 import type { EventSearchHit, EventSearchResult } from "../contract.js";
 import { coverageText } from "../text/coverage-text.js";
 import {
@@ -20,6 +19,7 @@ import {
 	shortenPathLeft,
 	shortTime,
 } from "./screen-text.js";
+import { tuiWidth } from "./tui-width.js";
 
 /** One hit on one line: time, kind, snippet. */
 function hitRow(hit: EventSearchHit, width: number, paint: Paint): string {
@@ -48,11 +48,11 @@ export function searchCollapsed(r: EventSearchResult, width: number, paint: Pain
 /** Session name and cwd within `room` columns: the cwd's last directory comes first, the name gets what is left. */
 function whereOf(hit: EventSearchHit, room: number): string {
 	const dir = hit.cwd;
-	const last = visibleWidth(dir.split(/[\\/]/).at(-1) ?? dir) + 2;
+	const last = tuiWidth().visibleWidth(dir.split(/[\\/]/).at(-1) ?? dir) + 2;
 	const nameRoom = Math.min(Math.floor(room / 2), room - last - 3);
 	if (!hit.sessionName || nameRoom < 8) return shortenPathLeft(dir, Math.max(8, room));
 	const name = fitWidth([`"${flat(hit.sessionName)}"`], nameRoom)[0];
-	return `${name} · ${shortenPathLeft(dir, Math.max(8, room - visibleWidth(name) - 3))}`;
+	return `${name} · ${shortenPathLeft(dir, Math.max(8, room - tuiWidth().visibleWidth(name) - 3))}`;
 }
 
 /** The expanded search view: each hit with where it is, its snippet and the ids that read it. */
@@ -60,7 +60,7 @@ export function searchExpanded(r: EventSearchResult, width: number, paint: Paint
 	const lines = [searchHeadline(r, paint)];
 	r.hits.forEach((hit, i) => {
 		const head = `${i + 1}. ${paint.muted(shortTime(hit.timestamp))} ${paint.accent(kindOf(hit.semanticKind, hit.toolName, hit.isError))}  `;
-		lines.push(...fitWidth([head + paint.muted(whereOf(hit, width - visibleWidth(head)))], width));
+		lines.push(...fitWidth([head + paint.muted(whereOf(hit, width - tuiWidth().visibleWidth(head)))], width));
 		lines.push(...block(flat(hit.snippet), width, "   ", BODY_LINES));
 		const extra: string[] = [eventRef(hit.sessionId, hit.entryId)];
 		if (hit.matchingFragmentCount > 1) extra.push(`${hit.matchingFragmentCount} matching fragments`);

@@ -4,8 +4,8 @@
  * terminal. Every builder takes the width and returns lines that fit it; paths are shortened from the left so the
  * project name stays. Pure: colours come in through `Paint`.
  */
-import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { Coverage } from "../contract.js";
+import { tuiWidth } from "./tui-width.js";
 
 /** The three tool names. */
 export type EventToolName = "event_search" | "event_read" | "event_trace";
@@ -49,7 +49,7 @@ const SESSION_CHARS = 13;
 /** Every line cut to `width` columns (ANSI-aware). */
 export function fitWidth(lines: string[], width: number): string[] {
 	const w = Math.max(1, width);
-	return lines.map((line) => (visibleWidth(line) <= w ? line : truncateToWidth(line, w, "…")));
+	return lines.map((line) => (tuiWidth().visibleWidth(line) <= w ? line : tuiWidth().truncateToWidth(line, w, "…")));
 }
 
 /** Text on one line: whitespace runs (newlines included) become one space. */
@@ -59,12 +59,12 @@ export function flat(text: string): string {
 
 /** A path within `max` columns, cut from the left at a separator when possible: `…/projects/amber-north`. */
 export function shortenPathLeft(p: string, max: number): string {
-	if (visibleWidth(p) <= max) return p;
+	if (tuiWidth().visibleWidth(p) <= max) return p;
 	const parts = p.split(/(?=[\\/])/);
 	let kept = "";
 	for (let i = parts.length - 1; i >= 0; i--) {
 		const next = parts[i] + kept;
-		if (visibleWidth(`…${next}`) > max) break;
+		if (tuiWidth().visibleWidth(`…${next}`) > max) break;
 		kept = next;
 	}
 	if (kept !== "") return `…${kept}`;
@@ -95,7 +95,7 @@ export function pack(words: string[], width: number, indent = "  "): string[] {
 	let line = "";
 	for (const word of words.filter((w) => w !== "")) {
 		const candidate = line === "" ? word : `${line} ${word}`;
-		if (line === "" || visibleWidth(candidate) <= width) line = candidate;
+		if (line === "" || tuiWidth().visibleWidth(candidate) <= width) line = candidate;
 		else {
 			lines.push(line);
 			line = `${indent}${word}`;
@@ -107,8 +107,8 @@ export function pack(words: string[], width: number, indent = "  "): string[] {
 
 /** `text` wrapped to `width` with `indent`, at most `max` lines (the last says how much is left). */
 export function block(text: string, width: number, indent: string, max: number, paint = same): string[] {
-	const inner = Math.max(8, width - visibleWidth(indent));
-	const wrapped = text.split("\n").flatMap((l) => (l === "" ? [""] : wrapTextWithAnsi(l, inner)));
+	const inner = Math.max(8, width - tuiWidth().visibleWidth(indent));
+	const wrapped = text.split("\n").flatMap((l) => (l === "" ? [""] : tuiWidth().wrapTextWithAnsi(l, inner)));
 	const shown = wrapped.slice(0, max).map((l) => `${indent}${paint(l)}`);
 	if (wrapped.length > max) shown.push(`${indent}… ${wrapped.length - max} more lines`);
 	return shown;

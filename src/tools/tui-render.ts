@@ -3,8 +3,8 @@
  * them (screen-*.ts build the lines; this module only adapts Pi's theme and row state). Collapsed rows say what was
  * found; expanded rows are formatted for the screen, never the model's raw text.
  */
-import type { AgentToolResult, Theme, ToolDefinition, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
-import type { Component } from "@mariozechner/pi-tui";
+import type { AgentToolResult, Theme, ToolDefinition, ToolRenderResultOptions } from "@earendil-works/pi-coding-agent";
+import type { Component } from "@earendil-works/pi-tui";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../contract.js";
 import { callLines } from "./screen-call.js";
 import { readCollapsed, readExpanded } from "./screen-read.js";

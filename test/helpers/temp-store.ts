@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
-import { MIGRATIONS_DIR } from "../../src/store/migrations.js";
+import { applyMigrations, MIGRATIONS_DIR } from "../../src/store/migrations.js";
 
 export interface TempStore {
 	dir: string;
@@ -22,7 +22,7 @@ export async function tempStore(dir?: string): Promise<TempStore> {
 	await initFingerprints();
 	const d = dir ?? (await tempDir());
 	const db = await openDatabase(join(d, "index.sqlite"));
-	await db.migrate(MIGRATIONS_DIR);
+	await applyMigrations(db, MIGRATIONS_DIR);
 	return {
 		dir: d,
 		db,

@@ -10,6 +10,7 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { type Budgets, DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { applyMigrations } from "../../src/store/migrations.js";
 import { KNOWN_SOURCES_KEY } from "../../src/store/source-counts.js";
 import { buildCorpus, type Corpus } from "./corpus.js";
 
@@ -30,7 +31,7 @@ export async function openHarness(): Promise<Harness> {
 	const corpus = await buildCorpus();
 	await initFingerprints();
 	const db = await openDatabase(join(corpus.root, "index.db"));
-	await db.migrate(join(REPO, "migrations"));
+	await applyMigrations(db, join(REPO, "migrations"));
 	const syncer = new SourceSyncer(db);
 	const files = [
 		corpus.main.file,

@@ -7,17 +7,31 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
-import { Theme } from "@mariozechner/pi-coding-agent";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import type { Theme } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { Coverage, EventReadResult, EventSearchHit, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { renderSearchText } from "../../src/tools/render-text.js";
 import { shortenPathLeft } from "../../src/tools/screen-text.js";
 import { type EventToolName, renderCallFor, renderResultFor } from "../../src/tools/tui-render.js";
+import { loadTuiWidth } from "../../src/tools/tui-width.js";
+
+/**
+ * The Pi this runtime can load: Pi 1.x (Node ≥ 22.19, the `test:node22` run) or else Pi 0.73 (Node 20), so that the
+ * rows are checked against the Theme of each supported Pi.
+ */
+const pi: { name: string; Theme: new (...args: never[]) => Theme } = await import("@earendil-works/pi-coding-agent")
+	.then((m) => ({ name: "@earendil-works/pi-coding-agent", Theme: m.Theme }))
+	.catch(() =>
+		import("@mariozechner/pi-coding-agent").then((m) => ({
+			name: "@mariozechner/pi-coding-agent",
+			Theme: m.Theme as unknown as new (...args: never[]) => Theme,
+		})),
+	);
+const { visibleWidth } = await loadTuiWidth();
 
 /** Pi's real Theme class over the dark theme's colour names (256-colour codes), so rows carry real escapes. */
 function darkTheme(): Theme {
-	const main = fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"));
+	const main = fileURLToPath(import.meta.resolve(pi.name));
 	const json = JSON.parse(readFileSync(join(dirname(main), "modes/interactive/theme/dark.json"), "utf8")) as {
 		colors: Record<string, unknown>;
 	};
@@ -34,12 +48,12 @@ function darkTheme(): Theme {
 	Object.keys(json.colors).forEach((key, i) => {
 		(bgKeys.has(key) ? bg : fg)[key] = 16 + i;
 	});
-	return new Theme(fg as never, bg as never, "256color");
+	return new pi.Theme(fg as never, bg as never, "256color" as never);
 }
 const theme = darkTheme();
 const CWD = "/home/dev/projects/amber-north";
 /** Escape sequences out, so content assertions read the text as people see it. */
-const plain = (lines: string[]) => lines.map((l) => stripVTControlCharacters(l));
+const plain = (lines: readonly string[]) => lines.map((l) => stripVTControlCharacters(l));
 
 const partial: Coverage = {
 	known: 417,
@@ -199,7 +213,7 @@ function renderResult(
 const renderCall = (tool: EventToolName, args: Record<string, unknown>, width: number) =>
 	renderCallFor(tool)(args, theme, context()).render(width);
 
-function expectFits(lines: string[], width: number) {
+function expectFits(lines: readonly string[], width: number) {
 	expect(lines.length).toBeGreaterThan(0);
 	for (const line of lines) expect(visibleWidth(line), line).toBeLessThanOrEqual(width);
 }
