@@ -3,6 +3,7 @@
  * turn every failure into one clear stderr line. Returns the exit code; only main.ts exits.
  */
 import type { Env } from "../config/pi-paths.js";
+import { DriverLoadError } from "../index-admin.js";
 import { packageVersion } from "../package-version.js";
 import { QueryError } from "../query/errors.js";
 import {
@@ -167,6 +168,8 @@ function fromQueryError(err: QueryError, command: string | undefined): CliError 
 function asCliError(err: unknown, opts: ErrorContext): CliError {
 	if (err instanceof CliError) return err;
 	if (err instanceof QueryError) return fromQueryError(err, opts.command);
+	// Not the program's fault, and its message says what to run.
+	if (err instanceof DriverLoadError) return new CliError(err.message, "internal");
 	const why = err instanceof Error ? err.message : String(err);
 	return new CliError(`internal error: ${why}${opts.debug ? "" : " (run with --debug for details)"}`, "internal");
 }

@@ -5,9 +5,9 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Coverage } from "../contract.js";
-import { isStoreDamage } from "../store/db.js";
+import { DriverLoadError, isStoreDamage } from "../store/db.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
-import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
+import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import {
@@ -52,6 +52,13 @@ export class IndexUnavailableError extends Error {
 	) {
 		super(message);
 	}
+}
+
+/** The error an index that cannot open throws: the driver's own when SQLite itself cannot load. */
+function unavailable(failed: Extract<OpenStoreResult, { ok: false }>): Error {
+	return failed.code === "driver"
+		? new DriverLoadError(failed.error)
+		: new IndexUnavailableError(failed.error, failed.sqliteCode);
 }
 
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
@@ -125,7 +132,7 @@ export class IndexManager {
 	static async open(options: IndexManagerOptions): Promise<IndexManager> {
 		await initFingerprints();
 		const opened = await openStore({ dir: options.indexDir, lockStaleMs: options.lockStaleMs });
-		if (!opened.ok) throw new IndexUnavailableError(opened.error, opened.sqliteCode);
+		if (!opened.ok) throw unavailable(opened);
 		try {
 			return new IndexManager(options, opened.store);
 		} catch (err) {
@@ -135,7 +142,7 @@ export class IndexManager {
 				throw err;
 			}
 			const fresh = await recoverCorruptStore(opened.store, err, { lockStaleMs: options.lockStaleMs });
-			if (!fresh.ok) throw new IndexUnavailableError(fresh.error, fresh.sqliteCode);
+			if (!fresh.ok) throw unavailable(fresh);
 			return new IndexManager(options, fresh.store);
 		}
 	}

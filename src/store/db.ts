@@ -136,6 +136,14 @@ export interface DriverOpenRequest {
 	pragmas: string[];
 }
 
+/**
+ * The SQLite driver itself cannot load (a native addon missing or built for another Node): the message says in one
+ * line what to run and where, and is shown whole, to the model and to people alike.
+ */
+export class DriverLoadError extends Error {
+	override name = "DriverLoadError";
+}
+
 /** A driver module: opens one connection (closing it again if a pragma fails) and throws the driver's error. */
 export type OpenDriver = (request: DriverOpenRequest) => SqliteDb;
 

@@ -2,19 +2,32 @@
  * The driver for a Node without node:sqlite (Pi 0.73 on Node 20): better-sqlite3, a native addon. Statements are better-sqlite3's own
  * objects (their API already matches `SqliteStatement`), so hot paths pay no extra indirection.
  */
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
-import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteStatement } from "./db.js";
+import { DriverLoadError, type DriverOpenRequest, type OpenDriver, type SqliteDb, type SqliteStatement } from "./db.js";
 
-/** Load better-sqlite3; returns the opener. */
+/** The package's own folder, where `npm rebuild` / `npm install` must run (this file is dist/store/ in it). */
+const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+
+/** Load better-sqlite3; returns the opener. Throws DriverLoadError when the addon is missing or built for another Node. */
 export async function loadBetterSqlite3(): Promise<OpenDriver> {
 	// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
 	// Our own paths are absolute, so URI parsing changes nothing else.
 	process.env.SQLITE_USE_URI ??= "1";
-	const Database = (await import("better-sqlite3")).default;
+	const Database = (
+		await import("better-sqlite3").catch((err: unknown) => {
+			throw loadFailure(err);
+		})
+	).default;
 	return (request: DriverOpenRequest): SqliteDb => {
 		const name = request.immutable ? `${pathToFileURL(request.path).href}?immutable=1` : request.path;
-		const raw = new Database(name, { readonly: request.readonly, fileMustExist: request.fileMustExist });
+		let raw: BetterSqlite3.Database;
+		try {
+			raw = new Database(name, { readonly: request.readonly, fileMustExist: request.fileMustExist });
+		} catch (err) {
+			// The first connection loads the addon: a failure there is the install's, not the file's.
+			throw isAddonFailure(err) ? loadFailure(err) : err;
+		}
 		try {
 			for (const p of request.pragmas) raw.pragma(p);
 		} catch (err) {
@@ -49,4 +62,27 @@ function wrap(raw: BetterSqlite3.Database, request: DriverOpenRequest): SqliteDb
 			if (raw.open) raw.close();
 		},
 	};
+}
+
+/** True for an error loading the native addon itself (missing, or built for another Node or platform). */
+function isAddonFailure(err: unknown): boolean {
+	const e = err as { code?: unknown; message?: unknown } | null;
+	const message = typeof e?.message === "string" ? e.message : "";
+	return e?.code === "ERR_DLOPEN_FAILED" || /NODE_MODULE_VERSION|bindings file|better_sqlite3\.node/.test(message);
+}
+
+/** What to run, in one line, for a better-sqlite3 that cannot load on this Node. */
+function loadFailure(err: unknown): DriverLoadError {
+	const message = err instanceof Error ? err.message : String(err);
+	const node = `Node ${process.version} (NODE_MODULE_VERSION ${process.versions.modules})`;
+	const builtFor = /using\s+NODE_MODULE_VERSION (\d+)/.exec(message)?.[1];
+	const fix = builtFor
+		? `better-sqlite3 was built for another Node (NODE_MODULE_VERSION ${builtFor}) than this ${node}: run "npm rebuild better-sqlite3"`
+		: /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/.test(message) ||
+				(err as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND"
+			? `better-sqlite3 is not installed, and this ${node} has no node:sqlite: run "npm install"`
+			: `better-sqlite3 cannot load on this ${node}: run "npm rebuild better-sqlite3"`;
+	return new DriverLoadError(`${fix} in ${PACKAGE_DIR} (or run Pi on Node >= 22.13, which needs no native module)`, {
+		cause: err,
+	});
 }

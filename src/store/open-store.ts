@@ -7,6 +7,7 @@ import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs"
 import { join } from "node:path";
 import { initFingerprints } from "../ingest/fingerprint.js";
 import {
+	DriverLoadError,
 	isBusyError,
 	isCorruptionError,
 	openDatabase,
@@ -75,7 +76,7 @@ export interface OpenStoreOptions {
 }
 
 /** Why a store could not be opened. */
-export type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "failed";
+export type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "failed" | "driver";
 
 /** Outcome of `openStore`; a failure caused by SQLite carries its result code (callers word it by meaning). */
 export type OpenStoreResult =
@@ -201,6 +202,7 @@ async function openWritable(dir: string, options: OpenStoreOptions, logger: Stor
 
 /** A failure caused by `err`: `what`, then why (a full disk in plain words), with SQLite's code when it has one. */
 function failedBy(err: unknown, what: string): OpenStoreResult {
+	if (err instanceof DriverLoadError) return { ok: false, code: "driver", error: err.message };
 	const failed: OpenStoreResult = { ok: false, code: "failed", error: `${what}: ${storeErrorText(err)}` };
 	const sqliteCode = sqliteErrorCode(err);
 	return sqliteCode ? { ...failed, sqliteCode } : failed;

@@ -4,7 +4,14 @@
  * goes to the local log only.
  */
 import { clipText, MAX_ERROR_CHARS, QueryError } from "../query/errors.js";
-import { DISK_FULL_REASON, isBusyCode, isDiskFull, isStoreDamage, sqliteErrorCode } from "../store/db.js";
+import {
+	DISK_FULL_REASON,
+	DriverLoadError,
+	isBusyCode,
+	isDiskFull,
+	isStoreDamage,
+	sqliteErrorCode,
+} from "../store/db.js";
 
 /** Longest reason shown after "event index unavailable: ". */
 const MAX_REASON_CHARS = 160;
@@ -55,6 +62,8 @@ function sqliteReason(code: string): string {
  * store's words, other SQLite failures by meaning, anything else short and path-free.
  */
 export function publicReason(err: unknown): string {
+	// Whole (it says what to run), in one line, paths shortened like any other.
+	if (err instanceof DriverLoadError) return stripPaths(err.message);
 	if (isStoreDamage(err)) return DAMAGED_REASON;
 	if (isDiskFull(err)) return DISK_FULL_REASON;
 	const code = sqliteErrorCode(err);

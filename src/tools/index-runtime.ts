@@ -12,7 +12,7 @@ import { SHUTDOWN_BUSY_WAIT_MS } from "../ingest/index-manager.js";
 import type { RebuildOutcome } from "../ingest/rebuild.js";
 import type { SyncStatus } from "../ingest/sync-source.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
-import { isStoreDamage } from "../store/db.js";
+import { DriverLoadError, isStoreDamage } from "../store/db.js";
 import { createLogger, errorFields, type LogLevel, type StoreLogger } from "../store/log.js";
 import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import { DAMAGED_MESSAGE, PublicError, publicReason } from "./errors.js";
@@ -133,7 +133,8 @@ export class IndexRuntime {
 		} catch (err) {
 			this.openError = publicReason(err);
 			this.log("error", "open_failed", errorFields(err));
-			if (!this.closed) this.options.onOpenFailed?.(this.openError);
+			// The person is shown where to run the fix; the model gets it with paths shortened.
+			if (!this.closed) this.options.onOpenFailed?.(err instanceof DriverLoadError ? err.message : this.openError);
 			return undefined;
 		}
 	}
