@@ -9,51 +9,52 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { EXTENSION, e2eDirs, expectOk, expectOneConsistentIndex, textOf, toolResults } from "../helpers/e2e.js";
-import { REPO_ROOT, type RunPiResult, readJsonl, runPi } from "../helpers/pi-cli.js";
+import { PI_HOSTS, type PiHost, REPO_ROOT, type RunPiResult, readJsonl, runPi } from "../helpers/pi-cli.js";
 
 const SCRIPTS = join(REPO_ROOT, "test", "fixtures", "e2e-scripts");
 const MARKER_A = "zephyrquokka";
 const MARKER_B = "marmotfjord";
 
-let tmp: string;
-let agentDir: string;
-let cwd: string;
-let seedA: RunPiResult;
-let seedB: RunPiResult;
+describe.each(PI_HOSTS)("the extension in the real pi CLI: $name", (host) => {
+	let tmp: string;
+	let agentDir: string;
+	let cwd: string;
+	let seedA: RunPiResult;
+	let seedB: RunPiResult;
 
-/** The text the model saw names no absolute path: not the temp root, not any /x/y path. */
-function expectNoPaths(text: string): void {
-	expect(text).not.toContain(tmp);
-	expect(text).not.toMatch(/(^|[\s=(:"'])\/[\w.-]+\/[\w.-]+/);
-}
+	/** The text the model saw names no absolute path: not the temp root, not any /x/y path. */
+	function expectNoPaths(text: string): void {
+		expect(text).not.toContain(tmp);
+		expect(text).not.toMatch(/(^|[\s=(:"'])\/[\w.-]+\/[\w.-]+/);
+	}
 
-function piRun(args: string[], script?: string, env: Record<string, string> = {}, runCwd = cwd) {
-	return runPi({
-		agentDir,
-		cwd: runCwd,
-		args,
-		script: script ? join(SCRIPTS, script) : undefined,
-		extensions: [EXTENSION],
-		env,
-		timeoutMs: 60_000,
+	function piRun(args: string[], script?: string, env: Record<string, string> = {}, runCwd = cwd) {
+		return runPi({
+			host,
+			agentDir,
+			cwd: runCwd,
+			args,
+			script: script ? join(SCRIPTS, script) : undefined,
+			extensions: [EXTENSION],
+			env,
+			timeoutMs: 60_000,
+		});
+	}
+
+	beforeAll(async () => {
+		({ tmp, agentDir, cwd } = e2eDirs("pei-ext-"));
+		// An earlier session written by pi WITHOUT this extension: only catch-up can know it.
+		seedA = await runPi({ host, agentDir, cwd, args: [`please note the ${MARKER_A} deployment checklist`] });
+		expectOk(seedA);
+		// And one written with it loaded (opens the index, starts catch-up, makes no tool call).
+		seedB = await piRun([`the ${MARKER_B} cache was flaky yesterday`]);
+		expectOk(seedB);
+	}, 120_000);
+
+	afterAll(() => {
+		rmSync(tmp, { recursive: true, force: true });
 	});
-}
 
-beforeAll(async () => {
-	({ tmp, agentDir, cwd } = e2eDirs("pei-ext-"));
-	// An earlier session written by pi WITHOUT this extension: only catch-up can know it.
-	seedA = await runPi({ agentDir, cwd, args: [`please note the ${MARKER_A} deployment checklist`] });
-	expectOk(seedA);
-	// And one written with it loaded (opens the index, starts catch-up, makes no tool call).
-	seedB = await piRun([`the ${MARKER_B} cache was flaky yesterday`]);
-	expectOk(seedB);
-}, 120_000);
-
-afterAll(() => {
-	rmSync(tmp, { recursive: true, force: true });
-});
-
-describe("the extension in the real pi CLI", () => {
 	it("search → read → trace against sessions of earlier pi runs; results are in the session JSONL", async () => {
 		const run = await piRun(["look up what we said before"], "search-read-trace.mjs", { E2E_MARKER: MARKER_A });
 		expectOk(run);

