@@ -83,7 +83,7 @@ async function startRuntime() {
 	const settingsManager = SettingsManager.inMemory({ defaultProvider: "faux", defaultModel: "faux-1" });
 	const factory: CreateAgentSessionRuntimeFactory = async ({ cwd: runCwd, sessionManager, sessionStartEvent }) => {
 		fauxRef.current?.unregister();
-		fauxRef.current = registerScriptedFaux((name, config) => modelRegistry.registerProvider(name, config), []);
+		fauxRef.current = registerScriptedFaux((name, config) => modelRegistry.registerProvider(name, config as never), []);
 		const services = await createAgentSessionServices({
 			cwd: runCwd,
 			agentDir,

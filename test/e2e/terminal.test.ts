@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXTENSION, e2eDirs } from "../helpers/e2e.js";
-import { FAUX_PROVIDER_EXTENSION, HARNESS_CACHE_DIR, PI_HOSTS, piEnv, REPO_ROOT } from "../helpers/pi-cli.js";
+import { HARNESS_CACHE_DIR, PI_HOSTS, piEnv, REPO_ROOT } from "../helpers/pi-cli.js";
 
 describe.each(PI_HOSTS)("$name", (host) => {
 	const dirs = e2eDirs("pei-terminal-");
@@ -86,7 +86,7 @@ describe.each(PI_HOSTS)("$name", (host) => {
 			...host.command,
 			"--no-extensions",
 			"-e",
-			FAUX_PROVIDER_EXTENSION,
+			host.faux,
 			"-e",
 			EXTENSION,
 			"--provider",

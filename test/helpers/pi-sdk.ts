@@ -67,7 +67,7 @@ export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSes
 	mkdirSync(agentDir, { recursive: true });
 	const authStorage = AuthStorage.inMemory();
 	const modelRegistry = ModelRegistry.inMemory(authStorage);
-	const faux = registerScriptedFaux((name, config) => modelRegistry.registerProvider(name, config), []);
+	const faux = registerScriptedFaux((name, config) => modelRegistry.registerProvider(name, config as never), []);
 	const model = modelRegistry.find("faux", "faux-1");
 	if (!model) throw new Error("faux model did not register");
 	const settingsManager = SettingsManager.inMemory({ defaultProvider: "faux", defaultModel: "faux-1" });
