@@ -23,7 +23,7 @@ import { computeCoverage } from "./store/source-counts.js";
 
 export type { CatchUpProgress, CatchUpResult } from "./ingest/catch-up.js";
 export type { Difference, VerifyReport } from "./ingest/verify.js";
-export { DriverLoadError } from "./store/db.js";
+export { chosenDriver, DriverLoadError, type SqliteDriverName } from "./store/db.js";
 export type { LockHolderInfo } from "./store/lock.js";
 
 /**

@@ -5,6 +5,7 @@
 import type { Coverage } from "../contract.js";
 import {
 	CURRENT_INDEX_FORMAT,
+	chosenDriver,
 	discoveredFileCount,
 	type IndexCounts,
 	type IndexSnapshot,
@@ -12,6 +13,7 @@ import {
 	type LockHolderInfo,
 	openIndexSnapshot,
 	pointerFile,
+	type SqliteDriverName,
 } from "../index-admin.js";
 import { coverageText } from "../text/coverage-text.js";
 import { type DiscoveryRoot, IndexUnavailableError } from "../workspace-index.js";
@@ -30,6 +32,10 @@ export interface StatusReport {
 	exists: boolean;
 	/** Index format of this version (part of the pointer and generation file names). */
 	format: number;
+	/** The SQLite driver this process uses (docs/store.md, "Drivers"). */
+	driver: SqliteDriverName;
+	/** The runtime and its version, e.g. "Node v22.23.3" (the driver depends on it). */
+	runtime: string;
 	pointerFile: string;
 	generation?: string;
 	generationFile?: string;
@@ -73,6 +79,8 @@ export async function statusCommand(ctx: CliContext): Promise<StatusReport> {
 		workspace: ctx.workspace,
 		exists: false,
 		format: CURRENT_INDEX_FORMAT,
+		driver: chosenDriver(),
+		runtime: runtimeName(),
 		pointerFile: pointerFile(ctx.indexDir),
 		discoveredFiles: discoveredFileCount(ctx.roots, ctx.extraFiles),
 		locks,
@@ -95,6 +103,12 @@ export async function statusCommand(ctx: CliContext): Promise<StatusReport> {
 		snapshot.close();
 	}
 	return report;
+}
+
+/** The runtime running this process, by name and version. */
+function runtimeName(): string {
+	const bun = (process.versions as Record<string, string | undefined>).bun;
+	return bun === undefined ? `Node ${process.version}` : `Bun ${bun}`;
 }
 
 function lockLine(name: string, info: LockHolderInfo): string {
@@ -127,6 +141,7 @@ export function formatStatus(r: StatusReport): string {
 		}
 		out.push(`last sync   ${r.lastSyncAt ?? "never"}`);
 	}
+	out.push(`sqlite      ${r.driver} on ${r.runtime}`);
 	out.push(`on disk     ${r.discoveredFiles} session files under ${r.roots.length} roots (agent dir ${r.agentDir})`);
 	out.push("locks");
 	for (const [name, info] of Object.entries(r.locks)) out.push(lockLine(name, info));
