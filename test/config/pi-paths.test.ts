@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { getAgentDir, SessionManager, SettingsManager } from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	effectiveSessionDir,
@@ -10,6 +9,14 @@ import {
 	resolveAgentDir,
 	sessionRoots,
 } from "../../src/config/pi-paths.js";
+
+/**
+ * Pi's own path rules, from the Pi this runtime can load: Pi 1.x on Node ≥ 22.19 (the `test:node22` run), else Pi
+ * 0.73 (Node 20), so the rules are checked against each supported Pi.
+ */
+const { getAgentDir, SessionManager, SettingsManager } = (await import("@earendil-works/pi-coding-agent").catch(
+	() => import("@mariozechner/pi-coding-agent"),
+)) as typeof import("@earendil-works/pi-coding-agent");
 
 let tmp: string;
 let agentDir: string;
