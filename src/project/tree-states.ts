@@ -9,7 +9,7 @@ import { isSystemMessage, SYSTEM_ROLE } from "./conversation.js";
 import { linkIdOf } from "./project-entry.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "./types.js";
 
-/** Entry types whose link tree states follow: the compaction's first kept entry, the summary's old leaf, the edit's target. */
+/** Types whose link tree states follow: a compaction's first kept entry, a summary's old leaf, an edit's target. */
 const LINKED_TYPES = new Set(["compaction", "branch_summary", "context_edit"]);
 
 /** Entry types whose content can reach the model (everything else is `not-applicable`). */
