@@ -8,6 +8,7 @@
 
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import * as pi073 from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // Pi 1.x's session manager by its file: the package's index needs Node 22 (it imports node:fs globSync at load),
@@ -115,10 +116,22 @@ async function indexInAppends(path: string, text: string, cuts: number): Promise
 interface PiSessions {
 	SessionManager: { open(path: string): { getEntries(): object[]; getBranch(): object[] } };
 	buildSessionContext(entries: never[]): { messages: unknown[] };
+	/** Pi 1.x: the context with each message's source entry, and an entry's messages before any context edit. */
+	buildSessionProjection?(entries: never[]): { entries: Array<{ sourceEntry: object; messages: unknown[] }> };
+	sessionEntryToContextMessages?(entry: never): unknown[];
 }
 
-/** Pi's view: positions (entry order, header excluded) on the branch, and of the message entries sent unedited. */
-function piStates(pi: PiSessions, path: string): { selected: number[]; direct: number[] } {
+/** Which entries are on the branch and which are sent unedited, by position (entry order, header excluded). */
+interface States {
+	selected: number[];
+	/** Message entries. */
+	direct: number[];
+	/** Pi 1.x: entries of every type (summaries, custom messages, the compaction) sent as they are. */
+	sent?: number[];
+}
+
+/** Pi's view. */
+function piStates(pi: PiSessions, path: string): States {
 	const sm = pi.SessionManager.open(path);
 	const entries = sm.getEntries() as Array<{ type: string; message?: unknown }>;
 	const position = new Map<object, number>(entries.map((e, i) => [e, i]));
@@ -130,10 +143,18 @@ function piStates(pi: PiSessions, path: string): { selected: number[]; direct: n
 	// Identity: an edited (or omitted) entry's message is a copy with other content, or is not sent at all.
 	const sent = new Set(ctx.messages);
 	const direct = entries.flatMap((e, i) => (e.type === "message" && sent.has(e.message) ? [i] : []));
-	return { selected, direct };
+	if (!pi.buildSessionProjection || !pi.sessionEntryToContextMessages) return { selected, direct };
+	const unedited = pi.sessionEntryToContextMessages.bind(pi);
+	const asIs = pi
+		.buildSessionProjection(entries as never[])
+		.entries.filter((p) => p.messages.length > 0 && isDeepStrictEqual(p.messages, unedited(p.sourceEntry as never)))
+		.map((p) => position.get(p.sourceEntry) as number)
+		.sort((a, b) => a - b);
+	return { selected, direct, sent: asIs };
 }
 
-function ourStates(path: string): { selected: number[]; direct: number[] } {
+/** Ours, in Pi's terms (`sent`: every `direct` event, when the Pi compared with reports it). */
+function ourStates(path: string, withSent: boolean): States {
 	const rows = store.db
 		.prepare(
 			`SELECT e.seq, ${decodedSql("entryType", "e.entry_type")} AS type, ${decodedSql("branchState", "e.branch_state")} AS b,
@@ -141,10 +162,12 @@ function ourStates(path: string): { selected: number[]; direct: number[] } {
 			FROM events e JOIN sources src ON src.id = e.source_id WHERE src.path = ? ORDER BY e.seq`,
 		)
 		.all(path) as Array<{ seq: number; type: string; b: string; s: string }>;
-	return {
+	const states: States = {
 		selected: rows.filter((r) => r.b === "selected").map((r) => r.seq),
 		direct: rows.filter((r) => r.type === "message" && r.s === "direct").map((r) => r.seq),
 	};
+	if (withSent) states.sent = rows.filter((r) => r.s === "direct").map((r) => r.seq);
+	return states;
 }
 
 /** The fixtures of these directories of fixtures/. */
@@ -180,7 +203,7 @@ describe.each(PIS)("$name is the oracle for tree states", ({ pi, fixtures, pi1 }
 		const theirs = join(dir, "pi.jsonl");
 		copyFileSync(fixture, theirs); // Pi may migrate (rewrite) the file it opens: it gets its own copy
 		await indexInAppends(ours, readFileSync(fixture, "utf8"), 3);
-		expect(ourStates(ours)).toEqual(piStates(pi, theirs));
+		expect(ourStates(ours, pi1)).toEqual(piStates(pi, theirs));
 	});
 
 	it("generated sessions: selected = getBranch(), direct = buildSessionContext", async () => {
@@ -192,7 +215,7 @@ describe.each(PIS)("$name is the oracle for tree states", ({ pi, fixtures, pi1 }
 			const theirs = join(dir, `pi-${seed}.jsonl`);
 			writeFileSync(theirs, text);
 			await indexInAppends(ours, text, 1 + (seed % 5));
-			expect(ourStates(ours), `seed ${seed}`).toEqual(piStates(pi, theirs));
+			expect(ourStates(ours, pi1), `seed ${seed}`).toEqual(piStates(pi, theirs));
 		}
 	});
 });
