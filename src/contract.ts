@@ -29,6 +29,8 @@ export const ENTRY_TYPES = [
 	"session_info",
 	"model_change",
 	"thinking_level_change",
+	"context_edit",
+	"usage",
 ] as const;
 
 /** Message roles as the index records them (v2's hookMessage is custom). The order is stored: column-codes.ts. */

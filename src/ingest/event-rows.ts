@@ -10,7 +10,7 @@ import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { ProjectedEvent, ProjectedFragment } from "../project/types.js";
 import { weightClass } from "../query/rank.js";
 import { isSharedAttributeSet } from "../store/attribute-sets.js";
-import { encodeCode, encodeNullableCode, encodeTimestamp, type StoredCode } from "../store/column-codes.js";
+import { decodeCode, encodeCode, encodeNullableCode, encodeTimestamp, type StoredCode } from "../store/column-codes.js";
 import { encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import type { PreparedDictionary } from "../store/lz-dict.js";
 import { ownTags } from "../text/fragment-tags.js";
@@ -123,10 +123,15 @@ export function eventNode(e: IndexedEvent): {
 	parentId: string | null;
 	entryType: string;
 	linkId?: string;
+	role?: string;
 } {
 	if (!Array.isArray(e)) return e;
-	const [seq, entryId, parentId, entryType, linkId] = e;
-	return linkId === null ? { seq, entryId, parentId, entryType } : { seq, entryId, parentId, entryType, linkId };
+	const [seq, entryId, parentId, entryType, linkId, storedRole] = e;
+	const node: ReturnType<typeof eventNode> = { seq, entryId, parentId, entryType };
+	if (linkId !== null) node.linkId = linkId;
+	const role = decodeCode("role", storedRole);
+	if (role !== null) node.role = role;
+	return node;
 }
 
 /** Calls and results of the retrieval tools stay indexed as audit evidence but are hidden from ordinary searches. */

@@ -3,10 +3,11 @@
  * Every function here runs inside the caller's write transaction.
  */
 import type { SkipReceipt } from "../parse/types.js";
+import { SYSTEM_ROLE } from "../project/conversation.js";
 import type { TreeNode, TreeStates } from "../project/types.js";
 import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN } from "../query/rank.js";
 import { AttributeSetWriter } from "../store/attribute-sets.js";
-import { decodedSql, decodedTimestampSql, encodeCode } from "../store/column-codes.js";
+import { decodedSql, decodedTimestampSql, encodeCode, storedSql } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
@@ -153,8 +154,10 @@ export class SourceRows {
 		this.deleteEvents = db.prepare("DELETE FROM events WHERE source_id = ?");
 		this.deleteSource = db.prepare("DELETE FROM sources WHERE id = ?");
 		this.skeleton = db.prepare(
+			// The role only where tree states look at it (TreeNode.role): no string per other message.
 			`SELECT seq, entry_id AS entryId, parent_id AS parentId, ${decodedSql("entryType", "entry_type")} AS entryType,
-				link_id AS linkId, ${STATE_COLUMNS}
+				link_id AS linkId, CASE WHEN role = ${storedSql("role", SYSTEM_ROLE)} THEN '${SYSTEM_ROLE}' END AS role,
+				${STATE_COLUMNS}
 			FROM events WHERE source_id = ? ORDER BY seq`,
 		);
 		this.cwdOfSource = db.prepare("SELECT cwd FROM sources WHERE id = ?");

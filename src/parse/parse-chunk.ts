@@ -3,6 +3,7 @@
  * next state out. Feeding a file in any chunk split gives the same entries and receipts as feeding it whole.
  * The rules (what is skipped, how v1 ids are derived) are written down in docs/data-model.md, "Parser".
  */
+import { SYSTEM_ROLE } from "../project/conversation.js";
 import type { PiHeaderLine } from "./pi-lines.js";
 import { SKIP_REASONS, type SkipReason } from "./skip-reasons.js";
 import type { ParseChunkResult, ParsedEntry, ParseOptions, ParseState, SessionHeader, SkipReceipt } from "./types.js";
@@ -37,6 +38,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
 /** The head of a message line as Pi writes it (ids of Pi's own alphabet only, so latin-1 decoding is exact). */
 const MESSAGE_HEAD = /^\{"type":"message","id":"([A-Za-z0-9_-]+)","parentId":(?:null|"([A-Za-z0-9_-]+)")[,}]/;
 const V1_MESSAGE_HEAD = /^\{"type":"message",/;
+/** The message's role as Pi writes it right after the entry's head and timestamp. */
+const MESSAGE_ROLE_HEAD = /^"timestamp":"[^"\\]*","message":\{"role":"([A-Za-z]+)"/;
 const HEAD_BYTES = 200;
 
 interface EntryIds {
@@ -252,7 +255,9 @@ class ChunkRun {
 			return V1_MESSAGE_HEAD.test(head) ? this.v1Ids(this.state.v1Ordinal++) : undefined;
 		}
 		const m = MESSAGE_HEAD.exec(head);
-		return m ? { id: m[1] as string, parentId: m[2] ?? null } : undefined;
+		// Tree states look at one role (a system message's: tree-states.ts), so the role must be seen and be another.
+		const role = m && MESSAGE_ROLE_HEAD.exec(head.slice(m[0].length));
+		return role && role[1] !== SYSTEM_ROLE ? { id: m[1] as string, parentId: m[2] ?? null } : undefined;
 	}
 
 	/** The first JSON value of the file must be the header, as in Pi's `loadEntriesFromFile`. */

@@ -1,9 +1,11 @@
 /**
- * What a session line holds, as Pi itself declares it: `@mariozechner/pi-coding-agent`'s header and entry types
- * (its session-manager.ts) and the messages a `message` entry carries. The parser and the projector read every
- * field through these types, so a field Pi renames fails this project's build instead of silently indexing nothing.
- * A line is still untrusted (older versions, other writers, hand edits): every field may be missing or of another
- * type, and the readers check each value. Types only: nothing of Pi is loaded at run time.
+ * What a session line holds, as Pi itself declares it: Pi 1.x's (`@earendil-works/pi-coding-agent`) header and entry
+ * types (its session-manager.ts) and the messages a `message` entry carries. They include every entry and role Pi
+ * 0.73 (`@mariozechner/pi-coding-agent`) wrote, and 1.x's `usage` and `context_edit` entries and `system` messages.
+ * The parser and the projector read every field through these types, so a field Pi renames fails this project's
+ * build instead of silently indexing nothing. A line is still untrusted (older versions, other writers, hand edits):
+ * every field may be missing or of another type, and the readers check each value. Types only: nothing of Pi is
+ * loaded at run time.
  */
 import type { SessionEntry, SessionHeader, SessionMessageEntry } from "@earendil-works/pi-coding-agent";
 

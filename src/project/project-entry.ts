@@ -7,6 +7,7 @@ import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole 
 import type { LongValues, ParsedEntry } from "../parse/types.js";
 import { storedPart } from "../store/fragment-text.js";
 import { codePointLength } from "../text/code-points.js";
+import { SYSTEM_ROLE } from "./conversation.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
 import { PieceCursor, streamPieces, textPieces } from "./text-pieces.js";
 import { boundString, contentText, isBlank, isRecord } from "./text-utils.js";
@@ -15,13 +16,17 @@ import type { ProjectedEvent, ProjectedFragment } from "./types.js";
 type Attributes = ProjectedEvent["attributes"];
 
 /** Entry types whose entry names another entry. */
-type LinkingType = "compaction" | "branch_summary" | "label";
+type LinkingType = "compaction" | "branch_summary" | "label" | "context_edit";
 
-/** The field that names another entry: compaction → first kept entry, branch summary → the old leaf, label → target. */
+/**
+ * The field that names another entry: compaction → first kept entry, branch summary → the old leaf, label → target,
+ * context edit → the entry whose content it omits or replaces.
+ */
 const LINK_FIELDS: { readonly [K in LinkingType]: keyof PiEntryLine<K> } = {
 	compaction: "firstKeptEntryId",
 	branch_summary: "fromId",
 	label: "targetId",
+	context_edit: "targetId",
 };
 
 /** The id an entry links to (`ProjectedEvent.linkId`), if its type has a link and the field is a string. */
@@ -104,6 +109,18 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 		case "thinking_level_change":
 			b.attr("thinkingLevel", lineOf(entry, "thinking_level_change").thinkingLevel);
 			break;
+		case "context_edit":
+			// Its replacement content (if any) is what the model is sent instead of the target's: not indexed.
+			b.attr("edit", lineOf(entry, "context_edit").replacement === null ? "omit" : "replace");
+			break;
+		case "usage": {
+			// Model usage outside any message (a cache warm-up): numbers only, no text.
+			const r = lineOf(entry, "usage");
+			b.attr("usageKind", r.kind);
+			b.attr("provider", r.provider);
+			b.attr("model", r.model);
+			break;
+		}
 		default:
 			// Unknown (future) entry types stay events without fragments.
 			break;
@@ -152,6 +169,9 @@ function projectMessage(b: EventBuilder, message: unknown): void {
 			if (m.excludeFromContext === true) event.attributes.excludeFromContext = true;
 			break;
 		}
+		case SYSTEM_ROLE:
+			// The prompt and tool loadout, repeated in every session: no part of the conversation (conversation.ts).
+			break;
 		case "custom":
 		case "hookMessage": {
 			const m = messageOf(message, "custom");

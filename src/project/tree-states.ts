@@ -5,8 +5,12 @@
  */
 import type { BranchState, SelectionState } from "../contract.js";
 import type { ParsedEntry } from "../parse/types.js";
+import { isSystemMessage, SYSTEM_ROLE } from "./conversation.js";
 import { linkIdOf } from "./project-entry.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "./types.js";
+
+/** Types whose link tree states follow: a compaction's first kept entry, a summary's old leaf, an edit's target. */
+const LINKED_TYPES = new Set(["compaction", "branch_summary", "context_edit"]);
 
 /** Entry types whose content can reach the model (everything else is `not-applicable`). */
 const CONTEXT_TYPES = new Set(["message", "custom_message", "branch_summary", "compaction"]);
@@ -18,19 +22,29 @@ export function reachesModel(entryType: string): boolean {
 
 /** The part of an event tree-state computation needs. */
 export function treeNodeOf(
-	event: Pick<ProjectedEvent, "seq" | "entryId" | "parentId" | "entryType" | "linkId">,
+	event: Pick<ProjectedEvent, "seq" | "entryId" | "parentId" | "entryType" | "linkId" | "role">,
 ): TreeNode {
-	return node(event.seq, event.entryId, event.parentId, event.entryType, event.linkId);
+	return node(event.seq, event.entryId, event.parentId, event.entryType, event.linkId, event.role);
 }
 
 /** The same node straight from a parsed entry, without projecting its text (a whole file's plan, state-plan.ts). */
 export function treeNodeOfEntry(entry: ParsedEntry): TreeNode {
-	return node(entry.seq, entry.id, entry.parentId, entry.type, linkIdOf(entry));
+	const message = entry.type === "message" ? entry.raw.message : undefined;
+	const role = message !== null && typeof message === "object" ? (message as { role?: unknown }).role : undefined;
+	return node(entry.seq, entry.id, entry.parentId, entry.type, linkIdOf(entry), typeof role === "string" ? role : null);
 }
 
-function node(seq: number, entryId: string, parentId: string | null, entryType: string, linkId?: string): TreeNode {
+function node(
+	seq: number,
+	entryId: string,
+	parentId: string | null,
+	entryType: string,
+	linkId?: string,
+	role?: string | null,
+): TreeNode {
 	const n: TreeNode = { seq, entryId, parentId, entryType };
-	if (entryType === "compaction" || entryType === "branch_summary") n.linkId = linkId ?? null;
+	if (LINKED_TYPES.has(entryType)) n.linkId = linkId ?? null;
+	if (isSystemMessage(entryType, role)) n.role = SYSTEM_ROLE;
 	return n;
 }
 
@@ -80,6 +94,7 @@ export function computeTreeStates(input: TreeNode[]): Map<number, TreeStates> {
 	if (!cycle) {
 		const path = chain.reverse(); // root first
 		markCompacted(nodes, path, selection);
+		markContextEdited(nodes, path, byId, onChain, selection);
 		let depth: Int32Array | undefined;
 		for (const b of path) {
 			if (nodes[b].entryType !== "branch_summary") continue;
@@ -95,7 +110,10 @@ export function computeTreeStates(input: TreeNode[]): Map<number, TreeStates> {
 	return out;
 }
 
-/** Pi's `buildSessionContext`: before the last compaction on the path, only entries from its firstKeptEntryId on are sent. */
+/**
+ * Pi's `buildSessionContext`: before the last compaction on the path, only entries from its firstKeptEntryId on are
+ * sent, and of those no system message (Pi 1.x sends the compaction's own `systemMessage` checkpoint instead).
+ */
 function markCompacted(nodes: TreeNode[], path: number[], selection: SelectionState[]): void {
 	let ci = -1;
 	for (let k = path.length - 1; k >= 0; k--) {
@@ -115,9 +133,36 @@ function markCompacted(nodes: TreeNode[], path: number[], selection: SelectionSt
 	}
 	for (let k = 0; k < ci; k++) {
 		const i = path[k];
-		// Older compactions are never re-sent; their summaries live on inside the last one.
-		if (fk < 0 || k < fk || nodes[i].entryType === "compaction") selection[i] = "summarized";
+		// Older compactions are never re-sent; their summaries live on inside the last one, and older system
+		// messages inside its systemMessage.
+		if (fk < 0 || k < fk || nodes[i].entryType === "compaction" || nodes[i].role === SYSTEM_ROLE) {
+			selection[i] = "summarized";
+		}
 	}
+}
+
+/**
+ * Pi 1.x's `buildSessionProjection`: a `context_edit` that is itself sent (on the path, not summarized) omits its
+ * target from what the model is sent (`replacement: null`, what Pi writes after a failed attempt it retries) or
+ * replaces the target's content. Either way the target's indexed content no longer reaches the model, so a `direct`
+ * target becomes `not-selected`. Pi edits only user, assistant, tool-result and custom messages.
+ */
+function markContextEdited(
+	nodes: TreeNode[],
+	path: number[],
+	byId: Map<string, number>,
+	onChain: Uint8Array,
+	selection: SelectionState[],
+): void {
+	// Targets first: an edit that is itself edited still applies (Pi collects every sent edit before projecting).
+	const targets: number[] = [];
+	for (const e of path) {
+		if (nodes[e].entryType !== "context_edit" || selection[e] !== "direct") continue;
+		const target = nodes[e].linkId;
+		const t = target ? byId.get(target) : undefined;
+		if (t !== undefined && onChain[t]) targets.push(t);
+	}
+	for (const t of targets) if (selection[t] === "direct") selection[t] = "not-selected";
 }
 
 /**
@@ -240,7 +285,8 @@ export function extendsLeaf(
 	let expectedParent = prevLeafEntryId;
 	for (const node of newNodes) {
 		if (node.parentId !== expectedParent) return false;
-		if (node.entryType === "compaction" || node.entryType === "branch_summary") return false;
+		// Each of these changes the states of older entries.
+		if (LINKED_TYPES.has(node.entryType)) return false;
 		if (ids.has(node.entryId) || context.idInUse?.(node.entryId)) return false;
 		ids.add(node.entryId);
 		expectedParent = node.entryId;

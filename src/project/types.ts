@@ -52,8 +52,10 @@ export interface TreeNode {
 	entryId: string;
 	parentId: string | null;
 	entryType: string;
-	/** compaction: firstKeptEntryId; branch_summary: fromId. */
+	/** compaction: firstKeptEntryId; branch_summary: fromId; context_edit: targetId. */
 	linkId?: string | null;
+	/** A message's role where tree states depend on it: `system` (conversation.ts); absent or null otherwise. */
+	role?: string | null;
 }
 
 export interface TreeStates {

@@ -17,6 +17,7 @@ import { previewText, windowText } from "../text/preview.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { Budgets } from "./budgets.js";
 import type { CallerContext } from "./caller.js";
+import { conversationalChildren, conversationalParent, IN_CONVERSATION_SQL } from "./conversation.js";
 import { all, type QueryDb } from "./db.js";
 import { echo, invalidField, QueryError } from "./errors.js";
 import { type EventTargetIds, eventTargetIds, findEventTarget } from "./event-target.js";
@@ -27,7 +28,6 @@ import {
 	coverageOf,
 	EVENT_COLUMNS,
 	type EventLite,
-	eventById,
 	FORK_CANDIDATE_CAP,
 	isOnLeafPath,
 	type QueryOptions,
@@ -63,10 +63,10 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	const forks: BranchForkReceipt[] = [];
 	const predecessors: EventLite[] = [];
 	let cur = target;
-	for (let i = 0; i < before && cur.parentId !== null; i++) {
-		const parent = eventById(db, source.id, cur.parentId);
+	for (let i = 0; i < before; i++) {
+		const parent = conversationalParent(db, source.id, cur)?.event;
 		if (parent === undefined) break;
-		const kids = childrenOf(db, source.id, parent.entryId, FORK_CANDIDATE_CAP);
+		const kids = conversationalKids(db, source, parent.entryId);
 		if (kids.length > 1) {
 			forks.push({
 				kind: "in-session",
@@ -82,7 +82,7 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	const towardLeaf = isOnLeafPath(target);
 	cur = target;
 	for (let i = 0; i < after; i++) {
-		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP);
+		const kids = conversationalKids(db, source, cur.entryId);
 		if (kids.length === 0) break;
 		let next: EventLite | undefined;
 		if (towardLeaf) {
@@ -105,16 +105,23 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	return { predecessors, successors, forks };
 }
 
-/** Append-order neighbours: the file's previous and next entries, whatever their branch. */
+/** The children of an entry as the conversation shows them (conversation.ts), at most FORK_CANDIDATE_CAP. */
+function conversationalKids(db: QueryDb, source: SourceLite, entryId: string): EventLite[] {
+	return conversationalChildren(db, source.id, entryId, FORK_CANDIDATE_CAP).map((c) => c.event);
+}
+
+/** Append-order neighbours: the file's previous and next entries of the conversation, whatever their branch. */
 function appendWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number) {
 	const predecessors = all<EventLite>(
 		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq < ? ORDER BY e.seq DESC LIMIT ?`,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq < ? AND ${IN_CONVERSATION_SQL}
+			ORDER BY e.seq DESC LIMIT ?`,
 		[source.id, target.seq, before],
 	).reverse();
 	const successors = all<EventLite>(
 		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?`,
+		`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq > ? AND ${IN_CONVERSATION_SQL}
+			ORDER BY e.seq LIMIT ?`,
 		[source.id, target.seq, after],
 	);
 	return { predecessors, successors, forks: [] as BranchForkReceipt[] };

@@ -7,13 +7,13 @@ import type { EventTrace, TraceEdge, TraceEdgeKind, TraceNode } from "../contrac
 import { codeSql } from "../store/column-codes.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
+import { conversationalChildren, conversationalParent } from "./conversation.js";
 import { all, get, type QueryDb } from "./db.js";
 import { invalidField } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
 import { toTraceNode } from "./fragments.js";
 import {
-	childrenOf,
 	coverageOf,
 	displayFile,
 	EVENT_COLUMNS,
@@ -153,21 +153,26 @@ function traceDepth(depth: EventTraceRequest["depth"], maxDepth: number): number
 	return Math.min(depth ?? 1, maxDepth);
 }
 
-/** Adds the tree edges: the parent, the children, and the branch siblings derived from the parent's children. */
+/**
+ * Adds the tree edges: the parent, the children, and the branch siblings derived from the parent's children, as the
+ * conversation shows them (conversation.ts); an edge that steps over a system message or usage entry is inferred.
+ */
 function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: EventTrace): void {
 	const { db, budget, node } = t;
-	const parent = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
-	if (parent && budget.take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
-	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1);
+	const parent = conversationalParent(db, source.id, target);
+	if (parent && budget.take())
+		trace.parent = { kind: "parent", node: node(source, parent.event), inferred: parent.stepped };
+	const kids = conversationalChildren(db, source.id, target.entryId, budget.cap + 1);
 	for (const k of kids) {
 		if (!budget.take()) break;
-		trace.children.push({ kind: "child", node: node(source, k), inferred: false });
+		trace.children.push({ kind: "child", node: node(source, k.event), inferred: k.stepped });
 	}
 	if (parent) {
-		for (const s of childrenOf(db, source.id, parent.entryId, budget.cap + 2)) {
-			if (s.seq === target.seq) continue;
+		for (const s of conversationalChildren(db, source.id, parent.event.entryId, budget.cap + 2)) {
+			if (s.event.seq === target.seq) continue;
 			if (!budget.take()) break;
-			trace.branchSiblings.push({ kind: "branch-sibling", node: node(source, s), inferred: false, derived: true });
+			const sibling = node(source, s.event);
+			trace.branchSiblings.push({ kind: "branch-sibling", node: sibling, inferred: s.stepped, derived: true });
 		}
 	}
 }

@@ -66,6 +66,24 @@ export function codeSql(column: CodedColumn, value: (typeof CODED_COLUMNS)[Coded
 	return String(code);
 }
 
+/**
+ * The SQL literal `value` of `column` is stored as: its code, or for a value without one (Pi 1.x's `system` role) its
+ * text, quoted. Only for plain word values (letters, digits, `_`), which are stored as text.
+ */
+export function storedSql(column: CodedColumn, value: string): string {
+	const code = CODE_OF[column].get(value);
+	if (code !== undefined) return String(code);
+	if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new Error(`"${value}" is no plain word of ${column}`);
+	return `'${value}'`;
+}
+
+/** The text of a value stored in `column` (encodeCode's inverse; null stays null). */
+export function decodeCode(column: CodedColumn, stored: StoredCode | null): string | null {
+	if (stored === null || typeof stored === "string") return stored;
+	if (typeof stored === "number") return CODED_COLUMNS[column][stored] ?? String(stored);
+	return Buffer.from(stored).toString("utf8");
+}
+
 /** An SQL expression giving the text of the coded column `expr` (NULL stays NULL). */
 export function decodedSql(column: CodedColumn, expr: string): string {
 	const whens = CODED_COLUMNS[column].map((v, i) => `WHEN ${i} THEN '${v}'`).join(" ");

@@ -25,7 +25,7 @@ it("npm start's demo indexes the fixtures, prints a search hit, a read and a tra
 	expect(r.code, r.stderr).toBe(0);
 	expect(r.stderr).toBe("");
 	expect(Date.now() - started).toBeLessThan(30_000);
-	expect(r.stdout).toMatch(/caught up the index: 11 files synced \(11 indexed, 0 removed, 0 failed\)/);
+	expect(r.stdout).toMatch(/caught up the index: 13 files synced \(13 indexed, 0 removed, 0 failed\)/);
 	expect(r.stdout).toContain("$ pi-event-index search 'compaction summary'");
 	expect(r.stdout).toMatch(/^1\. 01a236bd-d\S+ 6d35745e {2}compaction/m);
 	expect(r.stdout).toContain("$ pi-event-index read 01a236bd-");

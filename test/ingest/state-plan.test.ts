@@ -4,16 +4,19 @@
  * Real SQLite files, real session files.
  */
 
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { PLAN_MAX_LINE_BYTES, planTreeStates } from "../../src/ingest/state-plan.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
+import { projectEntry } from "../../src/project/project-entry.js";
+import { computeTreeStates, treeNodeOf } from "../../src/project/tree-states.js";
 import { decodedSql } from "../../src/store/column-codes.js";
 import type { SqliteDb } from "../../src/store/db.js";
 import { lineFactory } from "../helpers/session-lines.js";
+import { FIXTURE_DIR, listFixtures, parseWhole } from "../parse/helpers.js";
 import { tempGeneration } from "../store/temp-store.js";
 
 const cleanups: Array<() => void> = [];
@@ -55,6 +58,36 @@ function statesOf(db: SqliteDb): string[] {
 const ftsRows = (db: SqliteDb) => (db.prepare("SELECT count(*) AS n FROM fragments_fts_data").get() as { n: number }).n;
 
 describe("planned tree states", () => {
+	it("plans exactly the states of the whole parse for every fixture (a Pi 1.x system message is read whole)", async () => {
+		const { sessions } = await store();
+		// A compaction that keeps a system message (Pi 1.x then sends its own systemMessage instead): summarized.
+		const kept = join(sessions, "system-kept.jsonl");
+		const ts = "2026-12-07T08:00:00.000Z";
+		const lines = [
+			{ type: "session", version: 3, id: "s1", timestamp: ts, cwd: "/p" },
+			{ type: "message", id: "u1", parentId: null, timestamp: ts, message: { role: "user", content: "hi" } },
+			{
+				type: "message",
+				id: "s1",
+				parentId: "u1",
+				timestamp: ts,
+				message: { role: "system", content: "", sections: {} },
+			},
+			{ type: "compaction", id: "c1", parentId: "s1", timestamp: ts, summary: "x", firstKeptEntryId: "s1" },
+		];
+		writeFileSync(kept, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+		const wholeStates = (file: string) =>
+			computeTreeStates(
+				parseWhole(new Uint8Array(readFileSync(file)))
+					.entries.map(projectEntry)
+					.map(treeNodeOf),
+			);
+		expect(wholeStates(kept).get(1)).toEqual({ branchState: "selected", selectionState: "summarized" });
+		for (const file of [...listFixtures().map((name) => join(FIXTURE_DIR, name)), kept]) {
+			expect(planTreeStates(file)?.states, file).toEqual(wholeStates(file));
+		}
+	});
+
 	it("a file longer than one batch gets its final states at insert: no older row is rewritten", async () => {
 		const planned = await store();
 		const unplanned = await store();

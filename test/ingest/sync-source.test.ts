@@ -50,7 +50,7 @@ function writeSession(name: string, userTexts: string[]): { path: string; f: Ret
 
 describe("syncSource", () => {
 	it("indexes every fixture exactly as a fresh parse says", async () => {
-		for (const sub of ["pi-0.73.1", "pi-mono-v1"]) {
+		for (const sub of ["pi-0.73.1", "pi-1.6", "pi-mono-v1"]) {
 			for (const name of readdirJsonl(join(FIXTURES, sub))) {
 				copyFileSync(join(FIXTURES, sub, name), join(dir, `${sub}-${name}`));
 			}

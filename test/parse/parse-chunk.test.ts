@@ -25,6 +25,8 @@ const FIXTURES: Record<string, { entries: number; receipts: number; lines: numbe
 	"pi-0.73.1/rich-tree-compaction.jsonl": { entries: 18, receipts: 0, lines: 19, version: 3 },
 	"pi-0.73.1/v1-after-migration.jsonl": { entries: 4, receipts: 0, lines: 5, version: 3 },
 	"pi-0.73.1/v1-before-migration.jsonl": { entries: 4, receipts: 0, lines: 5, version: 1 },
+	"pi-1.6/sdk-fork-copy.jsonl": { entries: 17, receipts: 0, lines: 18, version: 3 },
+	"pi-1.6/sdk-retry-tree-compact.jsonl": { entries: 19, receipts: 0, lines: 20, version: 3 },
 	"pi-mono-v1/before-compaction.jsonl": { entries: 1002, receipts: 0, lines: 1003, version: 1 },
 	"pi-mono-v1/large-session.jsonl": { entries: 1018, receipts: 0, lines: 1019, version: 1 },
 };

@@ -78,6 +78,25 @@ const KINDS: Record<string, Partial<Record<SemanticKind, number>>> = {
 	},
 	"pi-0.73.1/v1-after-migration.jsonl": { assistant_text: 1, compaction_summary: 1, custom_message: 1, user_text: 1 },
 	"pi-0.73.1/v1-before-migration.jsonl": { assistant_text: 1, compaction_summary: 1, custom_message: 1, user_text: 1 },
+	// Pi 1.x's system messages (one each) have no fragments.
+	"pi-1.6/sdk-fork-copy.jsonl": {
+		assistant_text: 4,
+		branch_summary: 1,
+		compaction_summary: 1,
+		label: 1,
+		tool_call: 1,
+		tool_result: 1,
+		user_text: 3,
+	},
+	"pi-1.6/sdk-retry-tree-compact.jsonl": {
+		assistant_text: 5,
+		branch_summary: 1,
+		compaction_summary: 1,
+		label: 1,
+		tool_call: 1,
+		tool_result: 1,
+		user_text: 4,
+	},
 	"pi-mono-v1/before-compaction.jsonl": {
 		assistant_text: 272,
 		bash_command: 3,
@@ -246,6 +265,41 @@ describe("projectEntry over every fixture", () => {
 			fragments: [{ kind: "custom_message", text: "y" }],
 		});
 		for (const e of ev) for (const f of e.fragments) expect(f.text).not.toBe("plan");
+	});
+});
+
+describe("projectEntry of Pi 1.x entries (fixtures/pi-1.6)", () => {
+	const ev = project("pi-1.6/sdk-retry-tree-compact.jsonl");
+	const ofType = (type: string) => ev.filter((e) => e.entryType === type);
+	const raw = new TextDecoder().decode(fixtureBytes("pi-1.6/sdk-retry-tree-compact.jsonl"));
+	const allText = ev.flatMap((e) => [...e.fragments.map((f) => f.text), ...Object.values(e.attributes).map(String)]);
+
+	it("a system message is an event without fragments: Pi's prompt is never indexed", () => {
+		const system = ev.filter((e) => e.role === "system");
+		expect(system).toHaveLength(1);
+		expect(system[0]).toMatchObject({ entryType: "message", fragments: [], attributes: {} });
+		// Its prompt sections (and the compaction's systemMessage checkpoint) are in the file, not in any fragment.
+		const probe = "You are a coding assistant running inside pi";
+		expect(raw.includes(probe)).toBe(true);
+		expect(allText.some((t) => t.includes(probe))).toBe(false);
+		// A later system message with text content (a prompt patch) is not indexed either.
+		expect(msg({ role: "system", content: "Always answer in French.", sections: { x: "y" } })).toMatchObject({
+			role: "system",
+			fragments: [],
+		});
+	});
+
+	it("a context edit links to the attempt it omits; a usage entry is an event without text", () => {
+		const [edit] = ofType("context_edit");
+		const failed = ev.find((e) => e.entryId === edit.linkId) as ProjectedEvent;
+		expect(edit).toMatchObject({ attributes: { edit: "omit" }, fragments: [] });
+		expect(failed).toMatchObject({ role: "assistant", isError: true, attributes: { stopReason: "error" } });
+		expect(
+			projectEntry(mk({ type: "context_edit", targetId: "t1", replacement: { content: "shorter" } })),
+		).toMatchObject({ linkId: "t1", attributes: { edit: "replace" }, fragments: [] });
+		expect(ofType("usage")).toMatchObject([
+			{ attributes: { usageKind: "cache_warm", provider: "faux", model: "faux-1" }, fragments: [] },
+		]);
 	});
 });
 

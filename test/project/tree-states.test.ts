@@ -143,6 +143,58 @@ describe("computeTreeStates over the fixtures", () => {
 	});
 });
 
+describe("computeTreeStates of Pi 1.x sessions (fixtures/pi-1.6, written by real Pi 1.6)", () => {
+	it("sdk-retry-tree-compact: the retried attempt is not-selected, the system message folded into the compaction", () => {
+		const nodes = fixtureNodes("pi-1.6/sdk-retry-tree-compact.jsonl");
+		const events = parseWhole(fixtureBytes("pi-1.6/sdk-retry-tree-compact.jsonl")).entries.map(projectEntry);
+		const st = statesById(nodes);
+		const of = (pick: (e: (typeof events)[number]) => boolean) => st.get(events.filter(pick)[0].entryId);
+		const edit = events.find((e) => e.entryType === "context_edit");
+		// The failed attempt Pi retried: on the path, but a context_edit omits it from what the model is sent.
+		expect(st.get(edit?.linkId as string)).toEqual(["selected", "not-selected"]);
+		expect(st.get(edit?.entryId as string)).toEqual(["selected", "not-applicable"]);
+		// The system message lies before the compaction's first kept entry: summarized (its systemMessage is sent).
+		expect(of((e) => e.role === "system")).toEqual(["selected", "summarized"]);
+		expect(of((e) => e.entryType === "usage")).toEqual(["selected", "not-applicable"]);
+		// The answer after the retry is sent.
+		expect(st.get(events[events.length - 2].entryId)).toEqual(["selected", "direct"]);
+	});
+
+	it("system messages from the compaction's first kept entry up to it are summarized, later ones direct", () => {
+		const nodes = tree(["s", null], ["u", "s"], ["s2", "u"], ["a", "s2"], ["c", "a", "compaction", "u"], ["s3", "c"]);
+		for (const n of nodes) if (n.entryId.startsWith("s")) n.role = "system";
+		expect(table(nodes)).toEqual([
+			"s selected summarized",
+			"u selected direct",
+			"s2 selected summarized",
+			"a selected direct",
+			"c selected direct",
+			"s3 selected direct",
+		]);
+	});
+
+	it("context_edit: a sent edit makes its target not-selected; a summarized edit or an off-path target changes nothing", () => {
+		const edited = tree(["u", null], ["a", "u"], ["e", "a", "context_edit", "a"], ["a2", "e"]);
+		expect(table(edited)).toEqual([
+			"u selected direct",
+			"a selected not-selected",
+			"e selected not-applicable",
+			"a2 selected direct",
+		]);
+		// The edit itself summarized by a later compaction (kept from a2): the attempt is summarized anyway.
+		const compacted = [...edited, ...tree(["c", "a2", "compaction", "a2"]).map((n) => ({ ...n, seq: 4 }))];
+		expect(table(compacted).slice(0, 4)).toEqual([
+			"u selected summarized",
+			"a selected summarized",
+			"e selected not-applicable",
+			"a2 selected direct",
+		]);
+		// An edit on another branch does not apply to the selected path.
+		const offPath = tree(["u", null], ["a", "u"], ["e", "a", "context_edit", "a"], ["b", "a"]);
+		expect(table(offPath)[1]).toBe("a selected direct");
+	});
+});
+
 describe("computeTreeStates rules", () => {
 	it("several roots: the leaf's tree is selected, the other tree alternate", () => {
 		expect(table(tree(["a", null], ["b", "a"], ["c", null], ["d", "c"]))).toEqual([
@@ -382,6 +434,8 @@ describe("extendsLeaf (the append fast path)", () => {
 		expect(extendsLeaf("leaf", [n("x", "leaf"), n("y", "leaf")])).toBe(false);
 		expect(extendsLeaf("leaf", [n("x", "leaf", "compaction")])).toBe(false);
 		expect(extendsLeaf("leaf", [n("x", "leaf", "branch_summary")])).toBe(false);
+		// A context edit changes its (older) target's selection state.
+		expect(extendsLeaf("leaf", [n("x", "leaf", "context_edit")])).toBe(false);
 		expect(extendsLeaf("leaf", [n("leaf", "leaf")])).toBe(false);
 		expect(extendsLeaf("leaf", [n("x", "leaf"), n("x", "x")])).toBe(false);
 		expect(extendsLeaf("leaf", [n("x", "leaf")], { idInUse: (id) => id === "x" })).toBe(false);

@@ -328,7 +328,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 		{ coded: "selectionState", expr: "e.selection_state" },
 		SELECTION_STATES,
 		(selection) => BRANCH_STATES.map((branch) => tag.treeState(branch, selection)),
-		"direct = still in context; summarized = replaced by a compaction summary.",
+		"direct = still in context; summarized = replaced by a compaction summary; not-selected = not sent (an abandoned branch, or a failed attempt Pi retried).",
 		{
 			flag: "selection-state",
 			value: "S",
