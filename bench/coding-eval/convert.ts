@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeCwd } from "../corpus/generate.js";
-import { type PiSession, toPiSession, type WrittenEntry } from "./pi-session.js";
+import { type PiSession, type SessionSpec, toPiSession, type WrittenEntry } from "./pi-session.js";
 import { CACHE_DIR, corpusDir, labelOf, loadManifest, rawPathOf, type SourceFile } from "./sources.js";
 import { parseSpecStory } from "./specstory.js";
 
@@ -58,30 +58,41 @@ export function startOf(file: SourceFile, markdown: string): string {
 	throw new Error(`${file.path}: no date in its name or heading`);
 }
 
+/** Converts one export and writes its session under `outDir`; null when it holds no message. */
+export function convertExport(markdown: string, spec: SessionSpec & { project: string }, outDir: string) {
+	const chat = parseSpecStory(markdown);
+	const pi: PiSession = toPiSession(chat, spec);
+	if (pi.entries.length === 0) return null;
+	const dir = join("agent", "sessions", encodeCwd(spec.cwd));
+	const file = join(dir, `${spec.start.replace(/[:.]/g, "-")}_${pi.id}.jsonl`);
+	mkdirSync(join(outDir, dir), { recursive: true });
+	writeFileSync(join(outDir, file), `${pi.lines.join("\n")}\n`);
+	return {
+		label: spec.label,
+		project: spec.project,
+		id: pi.id,
+		cwd: spec.cwd,
+		title: chat.title,
+		file,
+		entries: pi.entries,
+	};
+}
+
 /** Converts every export of the manifest; returns the index it wrote. */
 export function convertAll(rawDir: string, outDir: string): CorpusIndex {
 	rmSync(join(outDir, "agent"), { recursive: true, force: true });
 	const sessions: CorpusSession[] = [];
 	for (const project of loadManifest().projects) {
 		for (const file of project.files) {
-			const label = labelOf(project, file);
 			const markdown = readFileSync(rawPathOf(rawDir, project, file), "utf8");
-			const chat = parseSpecStory(markdown);
-			const start = startOf(file, markdown);
-			const pi: PiSession = toPiSession(chat, { label, cwd: project.cwd, start });
-			if (pi.entries.length === 0) continue;
-			const rel = join("agent", "sessions", encodeCwd(project.cwd), `${start.replace(/[:.]/g, "-")}_${pi.id}.jsonl`);
-			mkdirSync(join(outDir, "agent", "sessions", encodeCwd(project.cwd)), { recursive: true });
-			writeFileSync(join(outDir, rel), `${pi.lines.join("\n")}\n`);
-			sessions.push({
-				label,
+			const spec = {
+				label: labelOf(project, file),
 				project: project.name,
-				id: pi.id,
 				cwd: project.cwd,
-				title: chat.title,
-				file: rel,
-				entries: pi.entries,
-			});
+				start: startOf(file, markdown),
+			};
+			const session = convertExport(markdown, spec, outDir);
+			if (session) sessions.push(session);
 		}
 	}
 	const index = { sessions } satisfies CorpusIndex;

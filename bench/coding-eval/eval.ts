@@ -7,7 +7,9 @@
  */
 import { type CallerContext, DEFAULT_BUDGETS, searchEvents } from "../../src/query/index.js";
 import type { FigureRow } from "../figures/types.js";
+import { contentWords, tokens } from "../natural/words.js";
 import { buildWorkspaceBm25 } from "./baseline.js";
+import { checkAgainstCorpus, checkQuestions } from "./check-set.js";
 import {
 	type CodingQuestion,
 	goldSession,
@@ -29,7 +31,7 @@ export interface Answer {
 	/** Whether a gold session owns one of the first five hits. */
 	sessionAt5: boolean;
 	hits: number;
-	/** Hits holding every term of the question (the project's hits without missingTerms; bm25: not measured). */
+	/** Hits presented as holding every term (the project's hits without missingTerms; bm25: text holding every content word). */
 	fullHits: number;
 	keys: string[];
 	error?: string;
@@ -70,8 +72,8 @@ export interface CodingReport {
 	questions: number;
 	halves: HalfReport[];
 	outcomes: CodingOutcome[];
-	/** Gold references the corpus does not hold (the corpus is not the one the questions were written on). */
-	unresolved: string[];
+	/** Violations of the set's own rules (check-set.ts); should be empty. */
+	problems: string[];
 	timings: { buildMs: number; projectMs: number; bm25Ms: number };
 }
 
@@ -98,6 +100,15 @@ function answerOf(keys: string[], q: CodingQuestion, store: CodingStore, fullHit
 	return { rank: i < 0 ? null : i + 1, sessionAt5, hits: keys.length, fullHits, keys, ...(error ? { error } : {}) };
 }
 
+/** How many of `keys` name an event whose text holds every content word of `question`. */
+function holdingEvery(keys: readonly string[], question: string, textOf: (key: string) => string): number {
+	const words = contentWords(question);
+	return keys.filter((k) => {
+		const have = new Set(tokens(textOf(k)));
+		return words.every((w) => have.has(w));
+	}).length;
+}
+
 function caller(cwd: string): CallerContext {
 	return {
 		cwd,
@@ -120,6 +131,8 @@ function projectAnswer(store: CodingStore, q: CodingQuestion): Answer {
 /** Asks every question of an opened corpus. */
 export function evaluateCoding(store: CodingStore, questions: readonly CodingQuestion[]) {
 	const bm25 = buildWorkspaceBm25(store.events);
+	const byKey = new Map(store.events.map((e) => [e.key, e.text]));
+	const textOf = (key: string) => byKey.get(key) ?? "";
 	const outcomes: CodingOutcome[] = [];
 	let projectMs = 0;
 	let bm25Ms = 0;
@@ -130,7 +143,8 @@ export function evaluateCoding(store: CodingStore, questions: readonly CodingQue
 			const ms = performance.now() - t;
 			projectMs += ms;
 			t = performance.now();
-			const bm25Answer = answerOf(bm25.search(q.text, q.cwd, CODING_DEPTH), q, store, 0);
+			const bm25Keys = bm25.search(q.text, q.cwd, CODING_DEPTH);
+			const bm25Answer = answerOf(bm25Keys, q, store, holdingEvery(bm25Keys, q.text, textOf));
 			bm25Ms += performance.now() - t;
 			outcomes.push({ ...q, half: halfOf(q), project, bm25: bm25Answer, ms });
 		}
@@ -158,8 +172,8 @@ export function evaluateCoding(store: CodingStore, questions: readonly CodingQue
 			],
 		};
 	});
-	const unresolved = questions.flatMap((q) => q.gold.filter((g) => !store.keyOf.has(g)));
-	return { outcomes, halves, unresolved, projectMs, bm25Ms };
+	const problems = [...checkQuestions(questions), ...checkAgainstCorpus(questions, store)];
+	return { outcomes, halves, problems, projectMs, bm25Ms };
 }
 
 /** Opens the corpus at `dir`, asks every question, closes it; null when there is no converted corpus there. */
@@ -191,7 +205,7 @@ export function codingFigureRows(report: CodingReport): FigureRow[] {
 	const held = report.halves.find((h) => h.half === "held");
 	if (!held) return [];
 	const set = `${held.rows.find((r) => r.kind === "all")?.project.n ?? 0} held-back coding questions`;
-	const note = `${report.sessions} real agent sessions of ${report.projects} public projects, ${report.events} events; the caller stands in the question's workspace; bm25-OR searches the same workspace's events${report.unresolved.length > 0 ? `; ${report.unresolved.length} gold events missing from the corpus` : ""}`;
+	const note = `${report.sessions} real agent sessions of ${report.projects} public projects, ${report.events} events; the caller stands in the question's workspace; bm25-OR searches the same workspace's events${report.problems.length > 0 ? `; SET PROBLEMS: ${report.problems.slice(0, 3).join("; ")}` : ""}`;
 	const row = (name: string, a: number, b: number, fmt: (x: number) => string) => ({
 		figure: `10 Coding questions ${name}, ${set}`,
 		measured: fmt(a),

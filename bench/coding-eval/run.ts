@@ -44,8 +44,7 @@ export function formatCodingReport(r: CodingReport, halves: string[], kind?: str
 				`  [${o.id} ${o.kind}] ${o.text}   rank ${o.project.rank ?? "-"}  bm25 ${o.bm25.rank ?? "-"}${o.project.error ? `  error: ${o.project.error}` : ""}`,
 			);
 	}
-	if (r.unresolved.length > 0)
-		out.push("", `GOLD NOT IN THE CORPUS (${r.unresolved.length}): ${r.unresolved.slice(0, 5).join(", ")}`);
+	if (r.problems.length > 0) out.push("", `SET PROBLEMS (${r.problems.length}):`, ...r.problems.map((p) => `  ${p}`));
 	const t = r.timings;
 	out.push(
 		"",
@@ -68,7 +67,7 @@ runCodingEval(dir).then(
 		console.log(formatCodingReport(r, halves, option("--kind"), argv.includes("--misses")));
 		const json = option("--json");
 		if (json) writeFileSync(json, `${JSON.stringify(r.outcomes, null, 1)}\n`);
-		if (r.unresolved.length > 0) process.exitCode = 1;
+		if (r.problems.length > 0) process.exitCode = 1;
 	},
 	(err) => {
 		console.error(`coding eval: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
