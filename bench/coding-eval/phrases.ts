@@ -21,7 +21,7 @@ export function spoken(token: string): string {
 	const noExt = base.replace(/\.(ts|tsx|js|jsx|mjs|py|md|mdc|json|toml|ya?ml|rs|go|css|html|vue|sh|txt)$/i, "");
 	return noExt
 		.replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-		.replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+		.replace(/([A-Z]{2,})([A-Z][a-z])/g, "$1 $2")
 		.replace(/[^A-Za-z0-9]+/g, " ")
 		.replace(/\s+/g, " ")
 		.trim()
@@ -52,12 +52,13 @@ export function documentFrequencies(texts: readonly string[]): Map<string, numbe
 }
 
 /** Runs of consecutive salient tokens in a text (a function word or punctuation ends a run): noun-phrase-like chunks. */
-function runsOf(text: string): string[][] {
+function runsOf(text: string, known: (word: string) => boolean): string[][] {
 	const runs: string[][] = [];
 	let run: string[] = [];
 	for (const piece of text.split(/([\s,;:!?()"]+|\.\s)/)) {
 		const token = piece.replace(/^[`'*]+|[`'*.]+$/g, "");
-		if (token !== "" && /[A-Za-z]/.test(token) && !/\s/.test(token) && salient(token)) run.push(token);
+		const usable = token !== "" && /[A-Za-z]/.test(token) && !/\s/.test(token) && !/[a-z]\d|\d[a-z]/i.test(token);
+		if (usable && salient(token) && spoken(token).split(" ").every(known)) run.push(token);
 		else if (piece.trim() !== "" || /[,;:!?()".]/.test(piece)) {
 			if (run.length > 0) runs.push(run);
 			run = [];
@@ -69,16 +70,24 @@ function runsOf(text: string): string[][] {
 
 /**
  * A short topic for a text, as people recall it: its most distinctive run of content words (rarer words by `df`
- * count more), cut to `max` words, said as words, and sometimes a second run joined by "and". Only the opening of
- * the text is read: people recall what a request was about, not its details.
+ * count more; a word the corpus does not repeat, `known` false, is a typo or a one-off and ends a run), cut to `max`
+ * words, said as words, and sometimes a second run joined by "and". Only the opening of the text is read: people
+ * recall what a request was about, not its details.
  */
-export function topicOf(text: string, df: ReadonlyMap<string, number>, max: number, second = false): string {
-	const opening = text.replace(/```[\s\S]*?```/g, " ").slice(0, 400);
+export function topicOf(
+	text: string,
+	df: ReadonlyMap<string, number>,
+	known: (word: string) => boolean,
+	max: number,
+	second = false,
+): string {
+	// The first paragraph, without pasted code or logs: what the request was about.
+	const opening = (text.replace(/```[\s\S]*?```/g, " ").split(/\n\s*\n/)[0] ?? "").slice(0, 260);
 	const weight = (t: string) => {
 		const words = spoken(t).split(" ");
 		return Math.max(...words.map((w) => 1 / Math.log(2 + (df.get(w) ?? 1))));
 	};
-	const scored = runsOf(opening)
+	const scored = runsOf(opening, known)
 		.map((run) => {
 			let best = run.slice(0, max);
 			for (let i = 0; i + max <= run.length; i++) {
@@ -92,7 +101,10 @@ export function topicOf(text: string, df: ReadonlyMap<string, number>, max: numb
 	// A run of common words only ("went wrong", "main") names nothing; the caller falls back to the title.
 	if (!scored[0] || scored[0].score < 0.9) return "";
 	const first = say(scored[0].words);
-	const next = scored.find((r, i) => i > 0 && r.words.length >= 1 && r.score > 0.5 * (scored[0]?.score ?? 0));
+	// Mostly numbers and letters ("z 10 top 0 left 0") is markup or data, not a topic.
+	const words = first.split(" ");
+	if (words.filter((w) => w.length <= 2).length * 2 >= words.length) return "";
+	const next = scored.find((r, i) => i > 0 && r.words.length >= 2 && r.score > 0.5 * scored[0].score);
 	return second && next && first.split(" ").length < 3 ? `${first} and ${say(next.words)}` : first;
 }
 

@@ -48,7 +48,7 @@ export const TEMPLATES: Record<Exclude<QuestionKind, "absent">, Template[]> = {
 		),
 		t((w) => `pull up the change we made for ${w.topic}`),
 		t(
-			(w, r) => `how did we end up solving ${the(r, w.topic)} problem?`,
+			(w, r) => `how did we end up solving ${the(r, w.topic)}?`,
 			(w) => w.problem === true,
 		),
 		t((w) => `what edits did we make to sort out ${w.topic}`),

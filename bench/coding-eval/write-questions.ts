@@ -10,7 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRng, type Rng } from "../corpus/prng.js";
 import { ABSENT_QUESTIONS } from "./absent.js";
-import { commandPhrase, documentFrequencies, errorName, titleTopic, topicOf } from "./phrases.js";
+import type { CorpusIndex } from "./convert.js";
+import { commandPhrase, documentFrequencies, errorName, spoken, titleTopic, topicOf } from "./phrases.js";
 import { outputShowsError } from "./pi-session.js";
 import type { CodingQuestion, QuestionKind } from "./questions.js";
 import { corpusDir } from "./sources.js";
@@ -94,11 +95,11 @@ function decisionCandidate(t: Task, topic: string): Candidate | null {
 }
 
 /** Every candidate of a task, one per kind it can answer. */
-function candidatesOf(t: Task, df: ReadonlyMap<string, number>, rng: Rng): Candidate[] {
+function candidatesOf(t: Task, df: ReadonlyMap<string, number>, known: (w: string) => boolean, rng: Rng): Candidate[] {
 	if (t.request.text.length < 20 || !english(t.request.text)) return [];
 	const title = titleTopic(t.session.title);
 	const titleFits = title.split(" ").length >= 2 && title.split(" ").length <= 7;
-	const fromRequest = topicOf(t.request.text, df, rng.range(2, 4), rng.chance(0.4));
+	const fromRequest = topicOf(t.request.text, df, known, rng.range(2, 4), rng.chance(0.4));
 	const useTitle = titleFits && ((t.ordinal === 0 && rng.chance(0.6)) || fromRequest === "");
 	const topic = useTitle ? title : fromRequest;
 	if (topic.split(" ").length < 2) return [];
@@ -156,16 +157,28 @@ function pick(candidates: Candidate[], rng: Rng): Candidate[] {
 	return chosen;
 }
 
+/** Words the corpus repeats (in at least three entries): a word it holds once is a typo or a one-off nobody recalls. */
+function vocabulary(dir: string, sessions: CorpusIndex["sessions"]): (word: string) => boolean {
+	const counts = new Map<string, number>();
+	for (const s of sessions)
+		for (const t of tasksOf(dir, s))
+			for (const e of [t.request, ...t.work])
+				for (const w of new Set(spoken(`${e.text} ${e.output ?? ""}`).split(" ")))
+					counts.set(w, (counts.get(w) ?? 0) + 1);
+	return (word) => (counts.get(word) ?? 0) >= 3;
+}
+
 /** Writes the questions of the corpus at `dir`. */
 export function writeQuestions(dir: string): CodingQuestion[] {
 	const index = loadCorpusIndex(dir);
 	if (index === null) throw new Error(`no converted corpus at ${dir} (run convert.ts first)`);
 	const rng = createRng("coding-eval:questions");
 	const candidates: Candidate[] = [];
+	const known = vocabulary(dir, index.sessions);
 	for (const project of new Set(index.sessions.map((s) => s.project))) {
 		const tasks = index.sessions.filter((s) => s.project === project).flatMap((s) => tasksOf(dir, s));
 		const df = documentFrequencies(tasks.map((t) => t.request.text));
-		for (const t of tasks) candidates.push(...candidatesOf(t, df, rng));
+		for (const t of tasks) candidates.push(...candidatesOf(t, df, known, rng));
 	}
 	const questions: CodingQuestion[] = pick(candidates, rng).map((c, i) => ({
 		id: `q${String(i + 1).padStart(3, "0")}`,
