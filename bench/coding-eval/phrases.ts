@@ -70,8 +70,9 @@ function runsOf(text: string, known: (word: string) => boolean): string[][] {
 
 /**
  * A short topic for a text, as people recall it: its most distinctive run of content words (rarer words by `df`
- * count more; a word the corpus does not repeat, `known` false, is a typo or a one-off and ends a run), cut to `max`
- * words, said as words, and sometimes a second run joined by "and". Only the opening of the text is read: people
+ * count more, and words of the work that followed, `worked`, more still; a word the corpus does not repeat, `known`
+ * false, is a typo or a one-off and ends a run), cut to `max` words, said as words, and sometimes a second run joined
+ * by "and". Only the opening of the text is read: people
  * recall what a request was about, not its details.
  */
 export function topicOf(
@@ -80,12 +81,15 @@ export function topicOf(
 	known: (word: string) => boolean,
 	max: number,
 	second = false,
+	worked: ReadonlySet<string> = new Set(),
 ): string {
 	// The first paragraph, without pasted code or logs: what the request was about.
 	const opening = (text.replace(/```[\s\S]*?```/g, " ").split(/\n\s*\n/)[0] ?? "").slice(0, 260);
+	// What the work was about (words the agent's prose and calls repeat) is what people remember a request by.
 	const weight = (t: string) => {
 		const words = spoken(t).split(" ");
-		return Math.max(...words.map((w) => 1 / Math.log(2 + (df.get(w) ?? 1))));
+		const rarity = Math.max(...words.map((w) => 1 / Math.log(2 + (df.get(w) ?? 1))));
+		return rarity * (words.some((w) => worked.has(w)) ? 1.5 : 0.6);
 	};
 	const scored = runsOf(opening, known)
 		.map((run) => {
@@ -99,7 +103,7 @@ export function topicOf(
 		.sort((a, b) => b.score - a.score);
 	const say = (words: string[]) => words.map(spoken).join(" ").trim();
 	// A run of common words only ("went wrong", "main") names nothing; the caller falls back to the title.
-	if (!scored[0] || scored[0].score < 0.9) return "";
+	if (!scored[0] || scored[0].score < 0.8) return "";
 	const first = say(scored[0].words);
 	// Mostly numbers and letters ("z 10 top 0 left 0") is markup or data, not a topic.
 	const words = first.split(" ");

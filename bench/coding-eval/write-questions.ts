@@ -98,9 +98,16 @@ function decisionCandidate(t: Task, topic: string): Candidate | null {
 function candidatesOf(t: Task, df: ReadonlyMap<string, number>, known: (w: string) => boolean, rng: Rng): Candidate[] {
 	if (t.request.text.length < 20 || !english(t.request.text)) return [];
 	const title = titleTopic(t.session.title);
-	const titleFits = title.split(" ").length >= 2 && title.split(" ").length <= 7;
-	const fromRequest = topicOf(t.request.text, df, known, rng.range(2, 4), rng.chance(0.4));
-	const useTitle = titleFits && ((t.ordinal === 0 && rng.chance(0.6)) || fromRequest === "");
+	// The title summarizes the chat's first request only; a date, "Untitled" or a bracketed tag names nothing.
+	const titleFits =
+		t.ordinal === 0 &&
+		/^[a-z][a-z0-9 .#_:/-]+$/i.test(title) &&
+		!/^untitled$/i.test(title) &&
+		title.split(" ").length >= 2 &&
+		title.split(" ").length <= 7;
+	const worked = new Set(t.work.flatMap((e) => spoken(`${e.text} ${e.call?.arg ?? ""}`).split(" ")));
+	const fromRequest = topicOf(t.request.text, df, known, rng.range(2, 4), rng.chance(0.4), worked);
+	const useTitle = titleFits && (rng.chance(0.6) || fromRequest === "");
 	const topic = useTitle ? title : fromRequest;
 	if (topic.split(" ").length < 2) return [];
 	const edits = t.work.filter(isEdit);
