@@ -2,8 +2,9 @@
  * Writes questions.json from a converted corpus: `npx tsx bench/coding-eval/write-questions.ts [--corpus <dir>]`.
  * Picks candidate tasks per kind (tasks.ts), spread over projects and sessions, takes each question's gold events
  * from the task, and words the question the way a developer asks weeks later: one of many phrasings per kind, with
- * the request's salient words and identifiers said as words (phrases.ts), never the request copied. The questions
- * with no answer are written by hand (absent.ts). Deterministic: the same corpus gives the same file.
+ * the request's salient words and identifiers said as words (phrases.ts), never the request copied; drafts that read
+ * oddly were reworded by hand (rewordings.ts). The questions with no answer are written by hand (absent.ts).
+ * Deterministic: the same corpus gives the same file.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,6 +15,7 @@ import type { CorpusIndex } from "./convert.js";
 import { commandPhrase, documentFrequencies, errorName, spoken, titleTopic, topicOf } from "./phrases.js";
 import { outputShowsError } from "./pi-session.js";
 import type { CodingQuestion, QuestionKind } from "./questions.js";
+import { REWORDINGS } from "./rewordings.js";
 import { corpusDir } from "./sources.js";
 import { loadCorpusIndex } from "./store.js";
 import { type Task, type TaskEntry, tasksOf } from "./tasks.js";
@@ -175,6 +177,11 @@ function vocabulary(dir: string, sessions: CorpusIndex["sessions"]): (word: stri
 	return (word) => (counts.get(word) ?? 0) >= 3;
 }
 
+/** The hand rewording of a drafted question, if it has one (drawn anyway, so the draws of later questions stay put). */
+function reworded(c: Candidate, draft: string): string {
+	return REWORDINGS[`${c.kind} ${c.gold[0]}`] ?? draft;
+}
+
 /** Writes the questions of the corpus at `dir`. */
 export function writeQuestions(dir: string): CodingQuestion[] {
 	const index = loadCorpusIndex(dir);
@@ -190,7 +197,7 @@ export function writeQuestions(dir: string): CodingQuestion[] {
 	const questions: CodingQuestion[] = pick(candidates, rng).map((c, i) => ({
 		id: `q${String(i + 1).padStart(3, "0")}`,
 		kind: c.kind,
-		text: rng.pick(TEMPLATES[c.kind].filter((w) => w.fits(c.wording))).say(c.wording, rng),
+		text: reworded(c, rng.pick(TEMPLATES[c.kind].filter((w) => w.fits(c.wording))).say(c.wording, rng)),
 		cwd: c.task.session.cwd,
 		gold: c.gold,
 	}));
