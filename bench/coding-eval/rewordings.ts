@@ -162,4 +162,213 @@ export const REWORDINGS: Readonly<Record<string, string>> = {
 	"task twat-search/2025-02-27_17-34-improving-search-engine-selectors-in-falla#b6da8d32":
 		"pull up the request about whether log.md and progress.md are still needed",
 	"task minsky/2025-04-26_23-34-untitled#b8232060": "pull up the task about duplicate changelog items",
+	"decision minsky/2025-04-29_16-46-debugging-pr-command-logic#badd9891":
+		"when we tested the pr command against the previous version, what did we decide?",
+	"decision process-xbrl/styling-the-title-with-gradient-text#04968722":
+		"which font did we switch to for the gradient title?",
+	"decision dvc/2025-06-07_12-19-check-tests-and-resolve-issues#0e41c77d":
+		"what did we settle on for the supporting context of each rubric?",
+	"decision barqly-vault/2025-07-29_06-13Z-understand-roles-and-responsibilities-for-collaboration#a167ac41":
+		"what did we decide about the product owner role in the collaboration setup?",
+	"decision politipo/2025-03-24_22-02-pydantic-implementation-and-test-coverage-review#4f7dc443":
+		"did we decide to unify the tests into the mirrored type mapper files?",
+	"decision best-shot/2025-02-26_10-04-e2e-testing-flow-implementation#96709a8f":
+		"what did we conclude about smoke test concepts and the smoke tag?",
+	"decision dvc/2025-06-08_14-30-suggestions-for-codebase-improvements#d556e026":
+		"which area did we choose to improve from the codebase suggestions?",
+	"decision barqly-vault/2025-07-26_15-55Z-project-&-persona-summary#40d09e98":
+		"what did we settle on about the optimal line of code persona chat?",
+	"decision gpt-crawler/2025-03-29_07-15-adding-clean-up-scripts-to-package-json#9dd9b2ac":
+		"what did we decide for the eslint config when we set up linting?",
+	"decision gpt-crawler/2025-02-11_16-58-crawling-pipeline-implementation-comparison#a8cb08bf":
+		"did we decide whether push data creates two versions in the crawler output?",
+	"decision process-xbrl/look-at-the-python-files-in-models#33050a20":
+		"what did we decide after the detailed summary of the table.py changes?",
+	"decision barqly-vault/2025-07-29_06-13Z-understand-roles-and-responsibilities-for-collaboration#36804b5b":
+		"which failing test did we decide to pick up first as a quick win?",
+	"decision process-xbrl/look-at-the-python-files-in-models#eb5607de":
+		"what did we decide after checking the terminal output of the template upload?",
+	"decision barqly-vault/2025-07-28_03-15Z-validate-project-status-with-make#2ecbe68a":
+		"what did we decide about tagging the current changes before the big refactor?",
+	"decision minsky/2025-04-28_16-22-backlog-task-inquiry#12da7f2a":
+		"did we decide we even need the mocking in those tests? find that",
+	"decision gpt-crawler/2025-02-11_16-58-crawling-pipeline-implementation-comparison#bb799b23":
+		"what was the call on onVisitPage having to push data, the two records thing?",
+	"decision process-xbrl/styling-the-title-with-gradient-text#c844ff62":
+		"what did we decide about making the loader look more 3d?",
+	"abandoned twat-mp/2025-03-04_06-17-fixing-hatch-configuration-error#2f52b067":
+		"what did we drop while updating the changelog for the hatch config error?",
+	"abandoned barqly-vault/2025-07-28_03-15Z-validate-project-status-with-make#945dad8e":
+		"before running the command, what did we try first to check the change was applied?",
+	"abandoned minsky/2025-04-30_19-35-task-008-testing-and-review-updates#fbdba082":
+		"remind me what didn't work with the test mocking approach for the workspace tests",
+	"abandoned barqly-vault/2025-07-29_06-13Z-understand-roles-and-responsibilities-for-collaboration#dd70cefa":
+		"why did we stop running make validate and what did we try instead?",
+	"abandoned minsky/2025-04-29_16-19-available-tasks-inquiry#c59c9e61":
+		"what did we try first when I meant the description at the top of the rule file?",
+	"abandoned twat-search/2025-02-26_23-13-google-scraper-result-validation-issues#2cbf83fb":
+		"what didn't work when num_results got overridden by -n in the google scraper?",
+	"abandoned minsky/2025-05-01_16-39-continuing-task-022-progress#bd458e3e":
+		"while fixing the task 22 tests one by one, what approach did we give up on?",
+	"abandoned minsky/2025-04-29_17-23-available-tasks-inquiry#e23ade4e":
+		"what did we try first to make git pr use the merge base?",
+	"abandoned easy-video-share/2025-06-21_20-40-fixing-main-app-ui-styling-issues#0601b703":
+		"what did we try and abandon while fixing the main app ui styling?",
+	"abandoned minsky/2025-04-30_19-17-task-011-worklog-and-commit-review#0e77790d":
+		"why did we keep deleting and recreating the file in task 11, what did we try instead?",
+	"abandoned twat-search/2025-03-04_05-38-implementing-phases-1-and-2-from-todo-md#930f19c5":
+		"what did we give up on while implementing phases 1 and 2 from todo.md?",
+	"abandoned easy-video-share/2025-06-21_13-11-adjusting-modal-player-for-large-videos#6945f4d2":
+		"what did we try first for the empty sign in password error before changing approach?",
+	"abandoned twat-search/2025-02-27_15-45-updating-falla-library-selenium-to-playwright#b3e6b0f2":
+		"what didn't work when the duckduckgo falla engine fetched the page?",
+	"abandoned minsky/2025-04-30_20-13-finalizing-task-002-and-pr-preparation#5c27891e":
+		"when there were two pr-description rules, what did we try first?",
+	"abandoned minsky/2025-05-01_15-41-starting-task-006#55c106d9":
+		"what did we try first on task 6 that we later dropped?",
+	"abandoned minsky/2025-04-30_17-43-available-tasks-inquiry#e1a7ffdf":
+		"why did we stop linking the session's version system-wide?",
+	"test politipo/2025-03-21_22-01-file-renaming-and-update-instructions#1b88d384":
+		"did the tests pass after we added support for those extra cases in the rename work?",
+	"test best-shot/2025-02-26_10-04-e2e-testing-flow-implementation#9dd993b6":
+		"what did the smoke run print when we dug into smoke testing?",
+	"test dvc/2025-06-08_14-30-suggestions-for-codebase-improvements#3bd3dc67":
+		"what did the tests say at the git diff step of the codebase improvement exercise?",
+	"test barqly-vault/2025-07-28_03-15Z-validate-project-status-with-make#4303a9f3":
+		"did the tests pass before we created the first tag in the repo?",
+	"test twat-search/2025-02-27_15-45-updating-falla-library-selenium-to-playwright#677f4dd4":
+		"what did the bing falla run print with the verbose flag?",
+	"test twat-search/2025-02-26_23-13-google-scraper-result-validation-issues#77afcca0":
+		"what did the tests say when an invalid engine name started an all-engine search?",
+	"test minsky/2025-04-30_19-17-task-011-worklog-and-commit-review#45286644":
+		"what did the test run say after merging upstream conflict by conflict in task 11?",
+	"test twat-search/2025-03-04_05-12-fixing-ruff-linting-errors-in-code#be92631f":
+		"which tests did we run after the ruff lint fixes, and were they green?",
+	"test minsky/2025-04-30_19-35-task-008-testing-and-review-updates#5f713a21":
+		"what did bun test say about the session dir command returning the wrong path?",
+	"test twat-search/2025-03-04_05-38-implementing-phases-1-and-2-from-todo-md#4487b4ed":
+		"what did pytest report while we did phases 1 and 2 and the changelog?",
+	"test twat-search/2025-02-25_02-27-implementing-tests-for-twat-search-package#362e022c":
+		"what did running example.py print when we implemented the twat-search tests?",
+	"test minsky/2025-04-30_19-17-task-011-worklog-and-commit-review#014caa4f":
+		"which test failures did we look at in task 11 and what did the run say?",
+	"test twat-search/2025-02-26_19-49-fixing-linting-errors-in-code#d63bb8a4":
+		"what did the tests say after the try except continue lint warning?",
+	"test minsky/2025-04-29_19-23-continuing-task-001#423ba3de":
+		"did the tests pass once we switched into the existing session repo for task 1?",
+	"test minsky/2025-05-01_23-45-task-003-status-update#0e759bf5":
+		"what did bun test say when we looked at the previous commits on task 3?",
+	"test minsky/2025-04-29_20-47-starting-task-016#81bf421d":
+		"what did the test run show when the task status wasn't updated in main for task 16?",
+	"error politipo/2025-03-25_15-12-implementing-a-type-system-step-by-step#fcf3b39a":
+		"what did the traceback say in main.py when we built the type system?",
+	"error dvc/2025-06-07_12-19-check-tests-and-resolve-issues#bb3115fe":
+		"what failed when we categorised the prompt type?",
+	"error minsky/2025-04-29_16-46-debugging-pr-command-logic#a2795e34":
+		"what did the pr output still contain, the initial commit thing?",
+	"error minsky/2025-04-30_19-35-task-008-testing-and-review-updates#8ee6ecb9":
+		"what did it print when I wasn't sure the changes went into the session workspace?",
+	"error barqly-vault/2025-07-29_06-13Z-understand-roles-and-responsibilities-for-collaboration#0d725763":
+		"what did make validate-ui print when it failed?",
+	"error minsky/2025-05-01_16-39-continuing-task-022-progress#5d4fe7b8":
+		"what error did we hit when continuing task 22?",
+	"error minsky/2025-04-30_19-35-task-008-testing-and-review-updates#14bc1add":
+		"what was the error when the terminal was waiting for user input?",
+	"error twat-search/2025-02-27_15-08-project-update-and-task-management#d15cbe78":
+		"what did it print when we updated todo.md from progress.md?",
+	"error minsky/2025-04-29_20-47-starting-task-016#944b8802": "what error did we hit when starting task 16?",
+	"error minsky/2025-04-29_16-44-available-tasks-inquiry#94933d68":
+		"what did session start print when we checked task 1 was done?",
+	"error minsky/2025-04-30_17-43-available-tasks-inquiry#326a1afd":
+		"what error came back that I thought we fixed in a recent task?",
+	"file minsky/2025-04-26_23-34-fixing-changelog-duplicates-and-references#be0e822b":
+		"which file did we change to remove the duplicate changelog items?",
+	"file gpt-crawler/2025-04-16_23-46-dynamic-language-support-for-code-blocks#d532b290":
+		"which file had the fix for closing backticks at the start of a line?",
+	"file best-shot/2025-03-23_17-36-auth0-token-response-details#e95f134a":
+		"where did we pass the local-dev environment to launchdarkly?",
+	"file gpt-crawler/2025-03-06_22-47-remove-dom-nodes-by-selector-array#a120bb90":
+		"which file did we change to import everything from helpers into config.ts?",
+	"file best-shot/2025-02-26_10-04-e2e-testing-flow-implementation#2b486b83":
+		"which file did we regenerate when the e2e doc went wrong?",
+	"file barqly-vault/2025-07-26_15-55Z-project-&-persona-summary#38474f5d":
+		"where did we rename file and structure expectation to source code organization?",
+	"file gpt-crawler/2025-03-06_22-47-remove-dom-nodes-by-selector-array#b00a0c52":
+		"where did we move removeNodesFromDom out of the helpers?",
+	"file twat-search/2025-02-26_18-44-fixing-search-engine-issues-in-codebase#82e6ff5d":
+		"where did we add the pipe through cat to avoid pagination?",
+	"file gpt-crawler/2025-03-06_22-47-remove-dom-nodes-by-selector-array#faf700e6":
+		"which file did we change so the backup handles the new config file name?",
+	"file politipo/2025-03-26_01-56-enhancing-type-mapping-in-politipo#bade8246":
+		"which file did we fix after reviewing the type mapping code against what we discussed?",
+	"file gpt-crawler/2025-03-06_22-47-remove-dom-nodes-by-selector-array#b0ef42cb":
+		"which file got the new function that's like the onVisitPage cleaner?",
+	"fix politipo/2025-03-25_15-12-implementing-a-type-system-step-by-step#97447ee1":
+		"what did we fix after you said the type system implementation looked sound?",
+	"fix gpt-crawler/2025-01-26_00-05-icon-rendering-issues-in-html-output#662fc4fb":
+		"what did we change when the icons still didn't render right in the html?",
+	"fix minsky/2025-04-28_16-22-backlog-task-inquiry#1e4d0816": "how did we add a timeout to the hanging test runner?",
+	"fix twat-search/2025-02-27_12-02-plan-for-adding-support-for-falla-engines#1be70c65":
+		"pull up the plan for the falla engines in todo.md",
+	"fix easy-video-share/2025-06-21_18-22-integrating-metronic-ui-with-vue-app#0951cf7e":
+		"what did we change when the metronic demo turned out to be static html, not vue?",
+	"fix politipo/2025-03-26_03-32-console-output-assistance#e00cc0f5":
+		"what did we change after checking the pydantic version with pip list?",
+	"fix gpt-crawler/2025-04-16_23-46-dynamic-language-support-for-code-blocks#a236bcda":
+		"how did we fix the markdown output wrapping code blocks in triple backticks?",
+	"fix politipo/2025-03-26_03-32-console-output-assistance#dd063729":
+		"what did we change after checking the console output in politipo?",
+	"fix minsky/2025-04-28_16-22-backlog-task-inquiry#7a364dc7":
+		"show me the rule that says never ask me whether to proceed",
+	"fix minsky/2025-04-28_16-22-backlog-task-inquiry#606af402":
+		"how did we stop using the --session param when there's no active session?",
+	"fix minsky/2025-05-01_16-39-continuing-task-022-progress#72ba547e":
+		"show me where we recorded the current state in the task 22 worklog",
+	"fix gpt-crawler/2025-04-03_02-39-fixing-typescript-error-innertext-issue#b15b2811":
+		"how did we fix markdown files being created with markdown code fences?",
+	"fix gpt-crawler/2025-04-16_23-46-dynamic-language-support-for-code-blocks#7fbbd463":
+		"what did we change for the code block language parsing beyond a single regex?",
+	"task dvc/2025-06-08_14-30-suggestions-for-codebase-improvements#fd36f94c":
+		"pull up the task with the response fails rubrics",
+	"task gpt-crawler/2025-02-11_17-37-custom-code-block-formatting-in-markdown#f552a1f9":
+		"find my request for a custom onVisitPage to fix the collected code blocks",
+	"task munsell-space/2025-12-22_19-14-11Z#1fc1ee2e":
+		"find the session where I enabled the plugin and had to restart claude code",
+	"task gpt-crawler/2025-02-11_19-52-comparison-of-json-storage-in-core-versions#3336b141":
+		"find where I asked the newer version not to collect excerpt, byline and sitename",
+	"task gpt-crawler/2025-02-11_05-23-confirmation-of-custom-function-implementation#fc399e5a":
+		"find where I asked what's possible with the current codebase in src",
+	"task process-xbrl/styling-the-title-with-gradient-text#0c58ef4d":
+		"pull up where I asked for a metallic, a little flashy title",
+	"task minsky/2025-04-30_19-31-task#002-progress-and-updates#4c2ff48c":
+		"find where I asked why the command was hanging",
+	"task gpt-crawler/2025-02-11_15-53-confirmation-of-custom-function-implementation#53b02600":
+		"find where I said none of that should need modifications",
+	"task gpt-crawler/2025-01-26_08-09-choosing-css-selectors-for-html-elements#113f229b":
+		"where did I ask for a jq command that only prints key names?",
+	"task gpt-crawler/2025-02-11_15-53-confirmation-of-custom-function-implementation#d5b2c4f5":
+		"find where I asked you to explain what the current codebase can do",
+	"task best-shot/2025-03-23_17-36-auth0-token-response-details#cbebe94d":
+		"where did I ask whether we have the useFeature hook from launchdarkly?",
+	"task twat-search/2025-02-26_11-30-untitled#dc9506df": "find my request to add the missing engine name constants",
+	"task process-xbrl/identifying-dependencies-for-notices-txt#c1e6dfdd":
+		"find where I asked how to check that antiwork shortest installed properly",
+	"task easy-video-share/2025-06-21_16-08-plan-for-passwordless-login-with-cognito#e930d119":
+		"find where I attached the terraform output for the passwordless login",
+	"task gpt-crawler/2025-02-11_15-53-confirmation-of-custom-function-implementation#7834f6c6":
+		"where did I ask why the custom onVisitPage changes would be needed?",
+	"task gpt-crawler/2025-02-11_17-37-custom-code-block-formatting-in-markdown#3ca659bb":
+		"find where I asked for a pre node then a code node when replacing the text",
+	"task barqly-vault/2025-07-26_15-55Z-project-&-persona-summary#ace4a054":
+		"find where I told you not to start coding yet",
+	"task gpt-crawler/2025-02-11_09-22-comparison-of-json-storage-in-core-versions#f07b9c39":
+		"pull up my request about the html structure and text content of the newer version",
+	"task twat-search/2025-02-26_10-55-standardizing-engine-naming-conventions#3dc1526f":
+		"find the session with the imported searchit module debug output",
+	"task gpt-crawler/2025-02-11_07-07-custom-code-block-formatting-in-markdown#67fbb5f6":
+		"where did I paste the typescript error about innerText on config.ts?",
+	"task easy-video-share/2025-06-21_13-11-adjusting-modal-player-for-large-videos#e2ef3635":
+		"find where I asked whether you were removing the auth lambdas directory",
+	"task gpt-crawler/2025-02-11_07-07-custom-code-block-formatting-in-markdown#fd4f5dad":
+		"find where I said I'd given you the wrong version of the page",
 };
