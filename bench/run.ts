@@ -2,7 +2,7 @@
  * `npm run bench` — generates (or reuses) the corpora, runs every figure against its baseline in the same run,
  * prints one table and writes docs/benchmarks.md. `--quick` is a smoke run (< 3 min) that never fails on timing.
  *
- * Flags: --quick, --fresh (regenerate corpora), --only a,b (figure names, plus ranking and natural), --work <dir>,
+ * Flags: --quick, --fresh (regenerate corpora), --only a,b (figure names, plus ranking, natural and coding), --work <dir>,
  * --doc <path> (default docs/benchmarks.md for full runs, <work>/benchmarks-quick.md for quick runs),
  * --large-agent <dir> (an existing agent dir, read-only, as the large corpus instead of generating one).
  */
@@ -10,6 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { codingFigureRows, runCodingEval } from "./coding-eval/eval.js";
+import { corpusDir } from "./coding-eval/sources.js";
 import { externalCorpus } from "./corpus/external.js";
 import {
 	type CorpusManifest,
@@ -24,7 +26,7 @@ import { coldBuild } from "./figures/cold-build.js";
 import { contention } from "./figures/contention.js";
 import { search } from "./figures/search.js";
 import { startup } from "./figures/startup.js";
-import type { BenchContext, Figure, FigureRow } from "./figures/types.js";
+import { type BenchContext, type Figure, type FigureRow, skippedRow } from "./figures/types.js";
 import { warmStart } from "./figures/warm-start.js";
 import { loadProjectApi } from "./lib/project-api.js";
 import { consoleTable, describeMachine, keptAnalysis, renderDoc } from "./lib/report.js";
@@ -61,6 +63,17 @@ export function corpus(workDir: string, sessions: number, bytes: number, fresh: 
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(manifestPath, JSON.stringify(m));
 	return m;
+}
+
+/** Figure 10, the coding eval's held-back half: runs when the converted corpus exists, else one row saying why not. */
+async function codingRows(): Promise<FigureRow[]> {
+	const dir = corpusDir();
+	const report = await runCodingEval(dir);
+	if (report === null)
+		return [
+			skippedRow("10 Coding questions", "report", `no converted corpus at ${dir}; docs/coding-eval.md makes one`),
+		];
+	return codingFigureRows(report);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -120,6 +133,24 @@ async function main(argv: string[]): Promise<number> {
 			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
 			rows.push({
 				figure: "9 Natural questions",
+				measured: "error",
+				baseline: "—",
+				ratio: "—",
+				goal: "—",
+				met: null,
+				note: msg,
+			});
+		}
+	}
+	if (!only || only.includes("coding")) {
+		log("figure coding questions");
+		try {
+			rows.push(...(await codingRows()));
+		} catch (err) {
+			failed = true;
+			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+			rows.push({
+				figure: "10 Coding questions",
 				measured: "error",
 				baseline: "—",
 				ratio: "—",
