@@ -232,6 +232,33 @@ describe("errors: one clear line, no stack, the documented exit code", () => {
 	});
 });
 
+describe("errors stay bounded, whatever the input", () => {
+	it("regression: a 120,000-character id, option, command or value gives an error under 2,000 characters", async () => {
+		const huge = `x${"y".repeat(120_000)}`;
+		const runs = await Promise.all([
+			run("read", RICH, huge, "--fragment", "q#0"),
+			run("read", RICH, huge, "--fragment", "q#0", "--json"),
+			run("search", "x", `--${huge}`),
+			run(huge),
+			run("help", huge),
+			run("search", "x", "--limit", huge),
+			run("read", RICH, "84051c10", "--order", huge),
+			run("status", huge),
+		]);
+		for (const r of runs) {
+			expect(r.code, r.stderr.slice(0, 200)).toBe(2);
+			expect(r.stdout.length + r.stderr.length).toBeLessThan(2_000);
+			expect(hasStack(r.stderr)).toBe(false);
+		}
+		expectCleanError(runs[0] as CliRun, 2, /option --fragment must name a fragment of entry xyyy.*…/);
+		expect(json<{ error: { code: string; field: string } }>(runs[1] as CliRun).error).toMatchObject({
+			code: "invalid_value",
+			field: "--fragment",
+		});
+		expectCleanError(runs[2] as CliRun, 2, /unknown option --xyyy/);
+	});
+});
+
 describe("help and version", () => {
 	it("COMMAND --help lists its options; --version prints the version", async () => {
 		const [searchHelp, version] = await Promise.all([cli(["search", "--help"], { env }), cli(["--version"], { env })]);
