@@ -14,6 +14,7 @@ import type {
 } from "../contract.js";
 import type { SessionList } from "../query/index.js";
 import { coverageText } from "../text/coverage-text.js";
+import { parentCycleText } from "../text/cycle-text.js";
 import { highlightTerms, PLAIN, type Style } from "./colour.js";
 
 /** `1.5 MB`, `812 B`. */
@@ -273,6 +274,7 @@ export function formatRead(r: EventReadResult): string {
 		);
 		out.push(`fork (${f.kind}) at ${f.at.entryId}: ${candidates.join(", ")}${chosen}`);
 	}
+	if (r.parentCycle) out.push(parentCycleText(r.parentCycle));
 	out.push("", coverageText(r.coverage));
 	return out.join("\n");
 }
@@ -308,6 +310,7 @@ export function formatTrace(t: EventTrace): string {
 	for (const e of t.branchSiblings) out.push(edgeLine(e, sid));
 	if (t.related.length) out.push("related:");
 	for (const e of t.related) out.push(edgeLine(e, sid));
+	if (t.parentCycle) out.push(parentCycleText(t.parentCycle));
 	if (t.truncated) out.push("(more edges than the budget allows were left out)");
 	out.push("", coverageText(t.coverage));
 	return out.join("\n");

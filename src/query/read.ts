@@ -11,6 +11,7 @@ import type {
 	FragmentView,
 	FragmentWindow,
 	NeighborEvent,
+	ParentCycle,
 } from "../contract.js";
 import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { previewText, windowText } from "../text/preview.js";
@@ -58,15 +59,29 @@ function neighbourCount(name: string, value: unknown, fallback: number, max: num
 	return Math.min(value, max);
 }
 
-/** Branch-order walk: predecessors by parentId, successors toward the leaf or along a sole-child chain. */
-function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number) {
+/**
+ * Branch-order walk: predecessors by parentId, successors toward the leaf or along a sole-child chain. A parent link
+ * back into the line already walked (a self-parent, or A→B→A) ends the walk in that direction and is reported once
+ * (`cycle`): Pi's session tree takes a self-parent for a root and gives a longer cycle none, so nothing beyond it is
+ * a neighbour, and no event is its own neighbour or child.
+ */
+function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number): Walk {
 	const forks: BranchForkReceipt[] = [];
 	const predecessors: EventLite[] = [];
+	const onLine = new Set<number>([target.seq]);
+	let cycle: ParentCycle | undefined;
+	const meetsLine = (e: EventLite, parentId: string) => {
+		cycle ??= { at: refOf(source, e.entryId), parentId };
+	};
 	let cur = target;
 	for (let i = 0; i < before && cur.parentId !== null; i++) {
 		const parent = eventById(db, source.id, cur.parentId);
 		if (parent === undefined) break;
-		const kids = childrenOf(db, source.id, parent.entryId, FORK_CANDIDATE_CAP);
+		if (onLine.has(parent.seq)) {
+			meetsLine(cur, cur.parentId);
+			break;
+		}
+		const kids = childrenOf(db, source.id, parent.entryId, FORK_CANDIDATE_CAP).filter((k) => k.seq !== parent.seq);
 		if (kids.length > 1) {
 			forks.push({
 				kind: "in-session",
@@ -76,19 +91,25 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 			});
 		}
 		predecessors.unshift(parent);
+		onLine.add(parent.seq);
 		cur = parent;
 	}
 	const successors: EventLite[] = [];
 	const towardLeaf = isOnLeafPath(target);
 	cur = target;
 	for (let i = 0; i < after; i++) {
-		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP);
+		// An event that names itself as parent is not its own child (Pi: a root).
+		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP).filter((k) => k.seq !== cur.seq);
 		if (kids.length === 0) break;
 		let next: EventLite | undefined;
 		if (towardLeaf) {
 			const onPath = kids.filter(isOnLeafPath);
 			next = onPath[onPath.length - 1];
 		} else if (kids.length === 1) next = kids[0];
+		if (next !== undefined && onLine.has(next.seq)) {
+			meetsLine(next, cur.entryId);
+			next = undefined;
+		}
 		if (kids.length > 1) {
 			const receipt: BranchForkReceipt = {
 				kind: "in-session",
@@ -100,9 +121,10 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 		}
 		if (next === undefined) break;
 		successors.push(next);
+		onLine.add(next.seq);
 		cur = next;
 	}
-	return { predecessors, successors, forks };
+	return cycle ? { predecessors, successors, forks, cycle } : { predecessors, successors, forks };
 }
 
 /** Append-order neighbours: the file's previous and next entries, whatever their branch. */
@@ -204,6 +226,8 @@ interface Walk {
 	predecessors: EventLite[];
 	successors: EventLite[];
 	forks: BranchForkReceipt[];
+	/** Where a parent link led back into the line (branch order only). */
+	cycle?: ParentCycle;
 }
 
 /** Checks every field of a read request before any lookup; throws QueryError naming the first bad field. */
@@ -364,5 +388,6 @@ export function readEvent(
 		coverage: coverageOf(db, options),
 	};
 	if (read.window) result.window = read.window;
+	if (walk.cycle) result.parentCycle = walk.cycle;
 	return result;
 }

@@ -23,6 +23,7 @@ import {
 	linkedTo,
 	parseFiles,
 	type QueryOptions,
+	refOf,
 	type SourceLite,
 } from "./rows.js";
 
@@ -156,9 +157,14 @@ function traceDepth(depth: EventTraceRequest["depth"], maxDepth: number): number
 /** Adds the tree edges: the parent, the children, and the branch siblings derived from the parent's children. */
 function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: EventTrace): void {
 	const { db, budget, node } = t;
-	const parent = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
+	const found = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
+	// A self-parent is a root, as Pi's session tree takes it: no parent edge, not its own child, no siblings.
+	const parent = found?.seq === target.seq ? undefined : found;
+	if (found && target.parentId !== null && (parent === undefined || parent.parentId === target.entryId)) {
+		trace.parentCycle = { at: refOf(source, target.entryId), parentId: target.parentId };
+	}
 	if (parent && budget.take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
-	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1);
+	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1).filter((k) => k.seq !== target.seq);
 	for (const k of kids) {
 		if (!budget.take()) break;
 		trace.children.push({ kind: "child", node: node(source, k), inferred: false });
