@@ -176,7 +176,19 @@ export interface EventSearchResult {
 	relaxed?: true;
 	/** Hits per tier, with `relaxed`. */
 	tiers?: SearchTierCounts;
+	/**
+	 * Set on an answer without hits when events hold the terms but the filters excluded them all (absent: no event
+	 * the caller may read holds any term).
+	 */
+	emptiedBy?: EmptiedBy;
 	coverage: Coverage;
+}
+
+/** The filters that emptied a search: request fields (e.g. "kinds", "time"). */
+export interface EmptiedBy {
+	filters: string[];
+	/** Each of `filters` alone excludes every event holding the terms; false: they do only together. */
+	alone: boolean;
 }
 
 /** Head/tail preview of a long text, ranges in Unicode code points. */

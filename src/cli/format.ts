@@ -15,7 +15,9 @@ import type {
 import type { SessionList } from "../query/index.js";
 import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
+import { emptiedText } from "../text/emptied-text.js";
 import { highlightTerms, PLAIN, type Style } from "./colour.js";
+import { flagOfField } from "./fields.js";
 
 /** `1.5 MB`, `812 B`. */
 export function formatBytes(n: number): string {
@@ -125,6 +127,9 @@ export interface SearchExtras {
 
 function searchHeading(query: string, r: EventSearchResult): string {
 	const q = JSON.stringify(query);
+	if (r.hits.length === 0 && r.emptiedBy) {
+		return `no hits for ${q}: ${emptiedText(r.emptiedBy, (f) => flagOfField(f, "search") ?? f)}`;
+	}
 	if (r.hits.length === 0) return `no hits for ${q}`;
 	if (r.relaxed && r.tiers)
 		return r.tiers.allTerms === 0

@@ -23,6 +23,7 @@ import { echo, invalidField, QueryError } from "./errors.js";
 import { type EventTargetIds, eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import { firstPreview, fragmentByOrd, fragmentCount, fragmentsOf } from "./fragments.js";
+import { checkKeys } from "./request-keys.js";
 import {
 	childrenOf,
 	coverageOf,
@@ -230,8 +231,20 @@ interface Walk {
 	cycle?: ParentCycle;
 }
 
+/** The keys of a read request (the compiler checks the list against EventReadRequest). */
+const READ_KEYS = Object.keys({
+	sessionId: true,
+	entryId: true,
+	matchingFragmentId: true,
+	offset: true,
+	before: true,
+	after: true,
+	order: true,
+} satisfies Record<keyof EventReadRequest, true>);
+
 /** Checks every field of a read request before any lookup; throws QueryError naming the first bad field. */
 function readPlan(req: EventReadRequest, budgets: Budgets): ReadPlan {
+	if (req !== null && typeof req === "object") checkKeys(req, READ_KEYS, "event_read");
 	const ids = eventTargetIds(req, "read");
 	const order = req.order ?? "branch";
 	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');

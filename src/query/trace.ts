@@ -12,6 +12,7 @@ import { invalidField } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
 import { toTraceNode } from "./fragments.js";
+import { checkKeys } from "./request-keys.js";
 import {
 	childrenOf,
 	coverageOf,
@@ -34,6 +35,12 @@ export interface EventTraceRequest {
 	/** Follow related edges transitively up to this depth (1 = direct edges only; capped by the budget). */
 	depth?: number;
 }
+
+/** The keys of a trace request (the compiler checks the list against EventTraceRequest). */
+const TRACE_KEYS = Object.keys({ sessionId: true, entryId: true, depth: true } satisfies Record<
+	keyof EventTraceRequest,
+	true
+>);
 
 /** A related edge before it becomes public: the node's source and event, or a file. */
 interface RawEdge {
@@ -232,6 +239,7 @@ export function traceEvent(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventTrace {
+	if (req !== null && typeof req === "object") checkKeys(req, TRACE_KEYS, "event_trace");
 	const ids = eventTargetIds(req, "trace");
 	const budgets = caller.budgets;
 	const maxDepth = traceDepth(req.depth, budgets.traceMaxDepth);

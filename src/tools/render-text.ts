@@ -19,6 +19,7 @@ import type { CatchUpProgress } from "../ingest/catch-up.js";
 import { clipText } from "../query/errors.js";
 import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
+import { emptiedText } from "../text/emptied-text.js";
 
 /** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
 export const MAX_TOOL_TEXT_CHARS = 48_000;
@@ -119,7 +120,10 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 	const lines: string[] = [];
 	const n = result.hits.length;
 	if (n === 0) {
-		lines.push(`No events match ${field(quote(query))}: no event contains any of its terms.`);
+		const why = result.emptiedBy
+			? `${emptiedText(result.emptiedBy, (f) => f)} (drop or widen it to see them)`
+			: "no event contains any of its terms";
+		lines.push(`No events match ${field(quote(query))}: ${why}.`);
 	} else if (result.relaxed && result.tiers) {
 		lines.push(relaxedHeadline(result, query));
 		result.hits.forEach((hit, i) => {
