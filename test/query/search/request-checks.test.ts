@@ -31,17 +31,21 @@ function rejection(fn: () => unknown): QueryError {
 	throw new Error("expected a QueryError");
 }
 
-/** Best of `runs` wall-clock times of `fn`, in ms (a busy machine slows a run, never speeds one up). */
-function bestMs(fn: () => unknown, runs = 5): number {
+/**
+ * Best of `runs` CPU times of `fn` (this process, user + system), in ms: another process on a busy machine delays a
+ * run without charging it CPU, so the bound holds under load while an O(n²) check still fails it by seconds.
+ */
+function bestCpuMs(fn: () => unknown, runs = 5): number {
 	let best = Number.POSITIVE_INFINITY;
 	for (let i = 0; i < runs; i++) {
-		const start = performance.now();
+		const start = process.cpuUsage();
 		try {
 			fn();
 		} catch {
 			// Timed either way: a rejection must be as quick as an answer.
 		}
-		best = Math.min(best, performance.now() - start);
+		const used = process.cpuUsage(start);
+		best = Math.min(best, (used.user + used.system) / 1000);
 	}
 	return best;
 }
@@ -135,13 +139,14 @@ describe("list filters are capped, and checking them is linear", () => {
 	const names = (n: number) => Array.from({ length: n }, (_, i) => `tool${i}`);
 
 	it("regression: 100,000 toolNames are refused at once with the cap; the cap itself answers within 50 ms", () => {
-		const over = rejection(() => search({ query: "deploy", toolNames: names(100_000) }));
+		const huge = names(100_000);
+		const atCap = names(MAX_FILTER_VALUES);
+		const over = rejection(() => search({ query: "deploy", toolNames: huge }));
 		expect(over.message).toBe(`"toolNames" has 100000 values; at most ${MAX_FILTER_VALUES} are allowed.`);
-		expect(bestMs(() => search({ query: "deploy", toolNames: names(100_000) }))).toBeLessThan(50);
-		expect(
-			rejection(() => search({ query: "deploy", kinds: Array(MAX_FILTER_VALUES + 1).fill("user_text") })).field,
-		).toBe("kinds");
-		expect(search({ query: "deploy", toolNames: names(MAX_FILTER_VALUES) }).hits).toEqual([]);
-		expect(bestMs(() => search({ query: "deploy", toolNames: names(MAX_FILTER_VALUES) }))).toBeLessThan(50);
+		expect(bestCpuMs(() => search({ query: "deploy", toolNames: huge }))).toBeLessThan(50);
+		const kinds = Array(MAX_FILTER_VALUES + 1).fill("user_text");
+		expect(rejection(() => search({ query: "deploy", kinds })).field).toBe("kinds");
+		expect(search({ query: "deploy", toolNames: atCap }).hits).toEqual([]);
+		expect(bestCpuMs(() => search({ query: "deploy", toolNames: atCap }))).toBeLessThan(50);
 	});
 });
