@@ -356,7 +356,8 @@ function continuationIn(db: QueryDb, source: SourceLite, line: EventLite[]): (en
 	for (let i = 0; i + 1 < line.length; i++) nextInWindow.set(line[i].entryId, line[i + 1].entryId);
 	return (id) => {
 		if (nextInWindow.has(id)) return nextInWindow.get(id);
-		const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP);
+		// A self-parent is not its own continuation (Pi: a root).
+		const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP).filter((k) => k.entryId !== id);
 		const sel = kids.filter(isOnLeafPath).pop();
 		return (sel ?? (kids.length === 1 ? kids[0] : undefined))?.entryId;
 	};

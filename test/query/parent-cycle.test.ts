@@ -16,6 +16,8 @@ import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
 const SELF = "5e1f0000-0000-4000-8000-000000000001";
 const LOOP = "5e1f0000-0000-4000-8000-000000000002";
+const LONE = "5e1f0000-0000-4000-8000-000000000003";
+const FORK = "5e1f0000-0000-4000-8000-000000000004";
 const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
 let store: TempStore;
 
@@ -25,8 +27,9 @@ function line(id: string, parentId: string | null, text: string, second: number)
 	return `${JSON.stringify({ type: "message", id, parentId, timestamp, message })}\n`;
 }
 
-function header(id: string): string {
-	return `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" })}\n`;
+function header(id: string, parentSession?: string): string {
+	const h = { type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w", parentSession };
+	return `${JSON.stringify(h)}\n`;
 }
 
 beforeAll(async () => {
@@ -38,6 +41,12 @@ beforeAll(async () => {
 		"self.jsonl": header(SELF) + line("s0000001", "s0000001", "self", 1) + line("t0000001", "s0000001", "tee", 2),
 		// A's parent is B, B's parent is A.
 		"loop.jsonl": header(LOOP) + line("a0000001", "b0000001", "ay", 1) + line("b0000001", "a0000001", "bee", 2),
+		// A lone self-parent L, and a session forked from it at L.
+		"lone.jsonl": header(LONE) + line("l0000001", "l0000001", "lone", 1),
+		"fork.jsonl":
+			header(FORK, join(dir, "lone.jsonl")) +
+			line("l0000001", "l0000001", "lone", 1) +
+			line("f0000001", "l0000001", "eff", 2),
 	};
 	for (const [name, text] of Object.entries(files)) {
 		writeFileSync(join(dir, name), text);
@@ -61,6 +70,17 @@ describe("a parent cycle", () => {
 		expect(text).not.toMatch(/before entryId=s0000001/);
 		// From the child, the walk goes up to S and stops there.
 		expect(neighbours(read(SELF, "t0000001"))).toEqual(["before s0000001"]);
+	});
+
+	it("regression: a session fork at a self-parent does not name it as its own continuation", () => {
+		const r = readEvent(store.db, { sessionId: LONE, entryId: "l0000001", after: 0 }, caller);
+		expect(r.forks).toEqual([
+			{
+				kind: "session-fork",
+				at: { sessionId: LONE, entryId: "l0000001" },
+				candidates: [{ sessionId: FORK, entryId: "f0000001" }],
+			},
+		]);
 	});
 
 	it("regression: A→B→A lists B once and never A beside itself", () => {
