@@ -15,7 +15,7 @@ import { type FilterPart, type PlanRules, rulesWith, type SearchPlan } from "./r
 function anyTerm(plan: SearchPlan): string[] {
 	const phrases = plan.terms.filter((t) => t.quoted).map((t) => t.match);
 	const plain = plan.terms.filter((t) => !t.quoted).map((t) => t.match);
-	return plain.length > 0 ? [...phrases, plain.join(" OR ")] : phrases;
+	return plain.length > 0 ? [...phrases, plain.map((m) => `(${m})`).join(" OR ")] : phrases;
 }
 
 /** Whether any event the rules let through holds the terms (`terms`: FTS expressions, all required). */
