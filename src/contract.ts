@@ -178,7 +178,19 @@ export interface EventSearchResult {
 	relaxed?: true;
 	/** Hits per tier, with `relaxed`. */
 	tiers?: SearchTierCounts;
+	/**
+	 * Set on an answer without hits when events hold the terms but the filters excluded them all (absent: no event
+	 * the caller may read holds any term).
+	 */
+	emptiedBy?: EmptiedBy;
 	coverage: Coverage;
+}
+
+/** The filters that emptied a search: request fields (e.g. "kinds", "time"). */
+export interface EmptiedBy {
+	filters: string[];
+	/** Each of `filters` alone excludes every event holding the terms; false: they do only together. */
+	alone: boolean;
 }
 
 /** Head/tail preview of a long text, ranges in Unicode code points. */
@@ -267,6 +279,16 @@ export interface NeighborEvent {
 	relation: "before" | "after";
 }
 
+/**
+ * A parent link that leads back to an event already on the branch walked: `at`'s parent `parentId` is `at` itself (a
+ * self-parent) or lies on the walk (A→B→A). Pi's session tree takes a self-parent for a root and gives a longer cycle
+ * no root, so the walk stops there; it is reported once, and no event is its own neighbour, parent or child.
+ */
+export interface ParentCycle {
+	at: EventRef;
+	parentId: string;
+}
+
 export interface EventReadResult {
 	event: EventMetadata;
 	fragments: FragmentView[];
@@ -275,6 +297,8 @@ export interface EventReadResult {
 	neighbors: NeighborEvent[];
 	order: "branch" | "append";
 	forks: BranchForkReceipt[];
+	/** The branch walk met a parent cycle (order "branch" only). */
+	parentCycle?: ParentCycle;
 	coverage: Coverage;
 }
 
@@ -321,11 +345,14 @@ export interface TraceEdge {
 
 export interface EventTrace {
 	target: TraceNode;
+	/** Absent for a root, and for a self-parent (then `parentCycle` says so). */
 	parent?: TraceEdge;
 	children: TraceEdge[];
 	branchSiblings: TraceEdge[];
 	related: TraceEdge[];
 	truncated: boolean;
+	/** The target names itself as parent, or its parent names the target (A→B→A). */
+	parentCycle?: ParentCycle;
 	coverage: Coverage;
 }
 

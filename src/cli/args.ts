@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../query/budgets.js";
+import { echo } from "../query/errors.js";
 import { SEARCH_FILTERS } from "../query/search/filters.js";
 import { SESSION_FILTER_FIELDS, SESSION_LIST_LIMIT } from "../query/sessions.js";
 import { didYouMean } from "../text/did-you-mean.js";
@@ -224,11 +225,11 @@ function scanTokens(argv: string[]): { positionals: string[]; seen: SeenOption[]
 			const spec = all.get(t.name);
 			if (!spec) throw new UsageError(unknownOption(t.rawName, [...all.keys()]), "unknown_option", t.rawName);
 			if (spec.kind === "boolean" && t.value !== undefined) {
-				throw new UsageError(`option ${t.rawName} takes no value`, "unexpected_value", t.rawName);
+				throw new UsageError(`option ${echo(t.rawName)} takes no value`, "unexpected_value", t.rawName);
 			}
 			if (spec.kind !== "boolean" && (t.value === undefined || (!t.inlineValue && t.value.startsWith("--")))) {
 				throw new UsageError(
-					`option ${t.rawName} needs a value (${t.rawName} ${spec.value ?? "VALUE"})`,
+					`option ${echo(t.rawName)} needs a value (${echo(t.rawName)} ${spec.value ?? "VALUE"})`,
 					"missing_value",
 					t.rawName,
 				);
@@ -249,7 +250,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
 	if (first !== undefined) {
 		if (!isCommand(first))
 			throw new UsageError(
-				`unknown command "${first}"${didYouMean(first, Object.keys(COMMANDS))}; commands: ${Object.keys(COMMANDS).join(", ")}`,
+				`unknown command "${echo(first)}"${didYouMean(first, Object.keys(COMMANDS))}; commands: ${Object.keys(COMMANDS).join(", ")}`,
 				"unknown_command",
 				"COMMAND",
 			);
@@ -264,7 +265,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		}
 		if (!Object.hasOwn(own, o.name)) {
 			throw new UsageError(
-				command ? `option ${o.raw} does not apply to ${command}` : `option ${o.raw} needs a command before it`,
+				command
+					? `option ${echo(o.raw)} does not apply to ${command}`
+					: `option ${echo(o.raw)} needs a command before it`,
 				command ? "option_not_applicable" : "missing_command",
 				o.raw,
 			);
@@ -274,7 +277,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		else if (spec.kind === "strings")
 			options[o.name] = [...((options[o.name] as string[] | undefined) ?? []), o.value ?? ""];
 		else if (options[o.name] !== undefined)
-			throw new UsageError(`option ${o.raw} given twice`, "duplicate_option", o.raw);
+			throw new UsageError(`option ${echo(o.raw)} given twice`, "duplicate_option", o.raw);
 		else options[o.name] = o.value;
 	}
 	if (command === undefined) {
@@ -286,7 +289,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
 		const spec = COMMANDS[command];
 		if (positionals.length < spec.minArgs || positionals.length > spec.maxArgs) {
 			const usage = `pi-event-index ${command}${spec.args ? ` ${spec.args}` : ""}`;
-			const got = positionals.length === 0 ? "none" : positionals.map((p) => JSON.stringify(p)).join(" ");
+			const got = positionals.length === 0 ? "none" : positionals.map((p) => JSON.stringify(echo(p))).join(" ");
 			throw new UsageError(`${command} takes ${describeCount(spec)} (usage: ${usage}); got ${got}`, "wrong_arguments");
 		}
 	}
@@ -297,7 +300,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
 function unknownOption(raw: string, known: string[]): string {
 	const name = raw.replace(/^-+/, "");
 	const hint = raw.startsWith("--") ? didYouMean(name, known, (k) => `--${k}`) : "";
-	return `unknown option ${raw}${hint}; a search term that starts with "-" goes after --, e.g. pi-event-index search -- ${raw.startsWith("--") ? raw : `${raw}…`}`;
+	const shown = echo(raw);
+	return `unknown option ${shown}${hint}; a search term that starts with "-" goes after --, e.g. pi-event-index search -- ${raw.startsWith("--") ? shown : `${shown}…`}`;
 }
 
 function describeCount(spec: CommandSpec): string {
@@ -354,11 +358,11 @@ export function intOption(options: OptionValues, name: string, positive = false,
 	if (v === undefined) return undefined;
 	const min = positive ? 1 : 0;
 	if (max !== undefined && /^\d+$/.test(v.trim()) && Number(v) > max) {
-		throw new UsageError(`option --${name} must be at most ${max}, got "${v}"`, "invalid_value", `--${name}`);
+		throw new UsageError(`option --${name} must be at most ${max}, got "${echo(v)}"`, "invalid_value", `--${name}`);
 	}
 	if (!/^\d+$/.test(v.trim()) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
 		throw new UsageError(
-			`option --${name} must be ${positive ? "a positive" : "a non-negative"} integer, got "${v}"`,
+			`option --${name} must be ${positive ? "a positive" : "a non-negative"} integer, got "${echo(v)}"`,
 			"invalid_value",
 			`--${name}`,
 		);

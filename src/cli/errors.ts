@@ -1,8 +1,15 @@
 /**
  * The CLI's failures: each carries one clear line, its reason as data (a code and the offending field) and the exit
  * code the boundary uses. `--json` prints the data as `{ "error": { code, message, field? } }`; nothing parses the
- * message.
+ * message. Every message is bounded, whatever input it echoes (MAX_CLI_ERROR_CHARS).
  */
+import { clipText, echo } from "../query/errors.js";
+
+/**
+ * Longest message a CLI error carries, in code points. Inputs are echoed clipped (MAX_ECHO_CHARS, query/errors.ts)
+ * where the message is written; this bound holds for every other part too (a path, an internal error's text).
+ */
+export const MAX_CLI_ERROR_CHARS = 1_000;
 
 /** Exit codes of the program. */
 export const EXIT = {
@@ -58,11 +65,12 @@ export class CliError extends Error {
 	readonly field?: string;
 
 	constructor(message: string, code: CliErrorCode, exitCode: number = EXIT.failure, field?: string) {
-		super(message);
+		super(clipText(message, MAX_CLI_ERROR_CHARS));
 		this.name = "CliError";
 		this.code = code;
 		this.exitCode = exitCode;
-		if (field !== undefined) this.field = field;
+		// The field is the flag or argument as typed: an option name can be as long as the input.
+		if (field !== undefined) this.field = echo(field);
 	}
 }
 

@@ -20,11 +20,17 @@ const REQUEST_FIELDS: Record<string, string> = {
 function searchFields(): Map<string, string> {
 	const out = new Map<string, string>();
 	for (const f of SEARCH_FILTERS) {
+		const keyed: string[] = [];
 		for (const flag of f.flags) {
 			const field = flag.key === undefined ? f.field : `${f.field}.${flag.key}`;
 			// The first flag of a field is its name (--from, not its alias --since).
-			if (!out.has(field)) out.set(field, `--${flag.flag}`);
+			if (!out.has(field)) {
+				out.set(field, `--${flag.flag}`);
+				if (flag.key !== undefined) keyed.push(`--${flag.flag}`);
+			}
 		}
+		// An object field as a whole (time) is named by the flags of its keys (--from/--to).
+		if (keyed.length > 0) out.set(f.field, keyed.join("/"));
 	}
 	return out;
 }

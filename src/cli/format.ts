@@ -14,7 +14,10 @@ import type {
 } from "../contract.js";
 import type { SessionList } from "../query/index.js";
 import { coverageText } from "../text/coverage-text.js";
+import { parentCycleText } from "../text/cycle-text.js";
+import { emptiedText } from "../text/emptied-text.js";
 import { highlightTerms, PLAIN, type Style } from "./colour.js";
+import { flagOfField } from "./fields.js";
 
 /** `1.5 MB`, `812 B`. */
 export function formatBytes(n: number): string {
@@ -124,6 +127,9 @@ export interface SearchExtras {
 
 function searchHeading(query: string, r: EventSearchResult): string {
 	const q = JSON.stringify(query);
+	if (r.hits.length === 0 && r.emptiedBy) {
+		return `no hits for ${q}: ${emptiedText(r.emptiedBy, (f) => flagOfField(f, "search") ?? f)}`;
+	}
 	if (r.hits.length === 0) return `no hits for ${q}`;
 	if (r.relaxed && r.tiers)
 		return r.tiers.allTerms === 0
@@ -273,6 +279,7 @@ export function formatRead(r: EventReadResult): string {
 		);
 		out.push(`fork (${f.kind}) at ${f.at.entryId}: ${candidates.join(", ")}${chosen}`);
 	}
+	if (r.parentCycle) out.push(parentCycleText(r.parentCycle));
 	out.push("", coverageText(r.coverage));
 	return out.join("\n");
 }
@@ -308,6 +315,7 @@ export function formatTrace(t: EventTrace): string {
 	for (const e of t.branchSiblings) out.push(edgeLine(e, sid));
 	if (t.related.length) out.push("related:");
 	for (const e of t.related) out.push(edgeLine(e, sid));
+	if (t.parentCycle) out.push(parentCycleText(t.parentCycle));
 	if (t.truncated) out.push("(more edges than the budget allows were left out)");
 	out.push("", coverageText(t.coverage));
 	return out.join("\n");

@@ -13,6 +13,7 @@ import type {
 	EventTrace,
 } from "../contract.js";
 import { isIndexDamage } from "../index-admin.js";
+import { echo } from "../query/errors.js";
 import {
 	type CallerContext,
 	type EventTraceRequest,
@@ -161,7 +162,7 @@ export function readRequest(positionals: string[], o: OptionValues): EventReadRe
 	if (fragment !== undefined) req.matchingFragmentId = /^\d+$/.test(fragment) ? `${entryId}#${fragment}` : fragment;
 	if (req.matchingFragmentId !== undefined && !req.matchingFragmentId.startsWith(`${entryId}#`)) {
 		throw new UsageError(
-			`option --fragment must name a fragment of entry ${entryId} (${entryId}#N, or just N), got "${fragment}"`,
+			`option --fragment must name a fragment of entry ${echo(entryId)} (${echo(entryId)}#N, or just N), got "${echo(fragment ?? "")}"`,
 			"invalid_value",
 			"--fragment",
 		);
@@ -185,7 +186,7 @@ export function readRequest(positionals: string[], o: OptionValues): EventReadRe
 		if (order !== "branch" && order !== "append") {
 			const hint = didYouMean(order, READ_ORDERS);
 			throw new UsageError(
-				`option --order must be branch or append, got "${order}"${hint}`,
+				`option --order must be branch or append, got "${echo(order)}"${hint}`,
 				"invalid_value",
 				"--order",
 			);

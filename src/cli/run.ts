@@ -5,7 +5,7 @@
 import type { Env } from "../config/pi-paths.js";
 import { DriverLoadError } from "../index-admin.js";
 import { packageVersion } from "../package-version.js";
-import { QueryError } from "../query/errors.js";
+import { clipText, echo, QueryError } from "../query/errors.js";
 import {
 	COMMANDS,
 	type CommandLine,
@@ -16,7 +16,7 @@ import {
 	SEARCH_LIMIT_BOUNDS,
 } from "./args.js";
 import { styleFor } from "./colour.js";
-import { CliError, type CliErrorReport, EXIT, UsageError } from "./errors.js";
+import { CliError, type CliErrorReport, EXIT, MAX_CLI_ERROR_CHARS, UsageError } from "./errors.js";
 import { flagOfField } from "./fields.js";
 import { commandHelp, programHelp } from "./help.js";
 import type { ProgressMode } from "./progress.js";
@@ -59,7 +59,7 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 		const topic = command === "help" ? line.positionals[0] : command;
 		if (topic !== undefined && topic !== "help") {
 			if (!Object.hasOwn(COMMANDS, topic))
-				throw new UsageError(`no help for unknown command "${topic}"`, "unknown_command", "COMMAND");
+				throw new UsageError(`no help for unknown command "${echo(topic)}"`, "unknown_command", "COMMAND");
 			return { data: null, text: commandHelp(topic as CommandName), exitCode: EXIT.ok };
 		}
 		return { data: null, text: programHelp(), exitCode: EXIT.ok };
@@ -67,7 +67,8 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 	// Each command's modules are loaded only when it runs: `--version` and `--help` stay instant.
 	const [{ resolveContext }, { createProgress }] = await Promise.all([import("./context.js"), import("./progress.js")]);
 	const ctx = resolveContext(line.globals, { env: io.env, cwd: io.cwd });
-	for (const p of ctx.problems) io.stderr(`pi-event-index: config problem (defaults used): ${p}\n`);
+	for (const p of ctx.problems)
+		io.stderr(`pi-event-index: config problem (defaults used): ${clipText(p, MAX_CLI_ERROR_CHARS)}\n`);
 	const o = line.options;
 	const json = line.globals.json;
 	const label = command === "reindex" ? (flagOption(o, "full") ? "rebuilding" : "indexing") : "syncing";

@@ -1,43 +1,68 @@
 /**
- * Finds session files under the discovery roots. Pi's session folders are flat, and `<agentDir>/sessions/` holds
- * one folder per workspace, so a root is either scanned flat or one level of sub-folders deep.
+ * Finds session files under the discovery roots. Pi's own session folders are flat (`<agentDir>/sessions/` holds one
+ * flat folder per workspace, each its own root); an archive root may nest (`archive/2025/--ws--/old.jsonl`), so it is
+ * scanned at every depth down to MAX_ROOT_DEPTH, symbolic links never followed.
  */
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { subdirectories } from "../config/pi-paths.js";
 import { type FileFacts, statRegularFile } from "./file-facts.js";
 
 /** A folder to look for `*.jsonl` session files in. */
 export interface DiscoveryRoot {
 	path: string;
-	/** Also scan the root's immediate sub-folders (one level, no deeper). */
+	/** Also scan the root's sub-folders, at every depth down to MAX_ROOT_DEPTH (an archive); false: flat. */
 	subfolders: boolean;
 }
+
+/**
+ * Sub-folder levels scanned below a root at most. Symbolic links are never followed, so only a bind mount or a
+ * pathological tree could go deeper: the bound keeps such a tree from making discovery endless.
+ */
+export const MAX_ROOT_DEPTH = 32;
 
 /** A session file found on disk, with the stat facts ordering and the unchanged rule need. */
 export interface DiscoveredFile extends FileFacts {
 	path: string;
 }
 
-function jsonlIn(dir: string): string[] {
+/** The `*.jsonl` files and the sub-folders of `dir` (never through a symbolic link: a Dirent is not followed). */
+function entriesOf(dir: string): { files: string[]; folders: string[] } {
 	try {
-		return readdirSync(dir, { withFileTypes: true })
-			.filter((d) => d.isFile() && d.name.endsWith(".jsonl"))
-			.map((d) => join(dir, d.name));
+		const files: string[] = [];
+		const folders: string[] = [];
+		for (const d of readdirSync(dir, { withFileTypes: true })) {
+			if (d.isFile() && d.name.endsWith(".jsonl")) files.push(join(dir, d.name));
+			else if (d.isDirectory()) folders.push(join(dir, d.name));
+		}
+		return { files, folders };
 	} catch {
 		// A root that does not exist (yet) or cannot be read contributes nothing.
-		return [];
+		return { files: [], folders: [] };
 	}
+}
+
+/** Every `*.jsonl` file of a root: its own, and with `subfolders` those of every sub-folder down to MAX_ROOT_DEPTH. */
+function jsonlUnder(root: DiscoveryRoot): string[] {
+	const out: string[] = [];
+	// Breadth first with an explicit queue: no recursion, so no depth of tree can overflow the stack.
+	let level = [resolve(root.path)];
+	for (let depth = 0; level.length > 0; depth++) {
+		const next: string[] = [];
+		for (const dir of level) {
+			const { files, folders } = entriesOf(dir);
+			// A loop, not a spread: a folder may hold 50,000 files, past what one call's arguments can take.
+			for (const f of files) out.push(f);
+			if (root.subfolders && depth < MAX_ROOT_DEPTH) for (const f of folders) next.push(f);
+		}
+		level = next;
+	}
+	return out;
 }
 
 /** Every `*.jsonl` file under the roots plus `extraFiles`, deduplicated by resolved path. */
 export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = []): DiscoveredFile[] {
 	const paths = new Set<string>();
-	for (const root of roots) {
-		const dir = resolve(root.path);
-		for (const f of jsonlIn(dir)) paths.add(f);
-		if (root.subfolders) for (const sub of subdirectories(dir)) for (const f of jsonlIn(sub)) paths.add(f);
-	}
+	for (const root of roots) for (const f of jsonlUnder(root)) paths.add(f);
 	for (const f of extraFiles) paths.add(resolve(f));
 	const found: DiscoveredFile[] = [];
 	for (const path of paths) {

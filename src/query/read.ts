@@ -11,6 +11,7 @@ import type {
 	FragmentView,
 	FragmentWindow,
 	NeighborEvent,
+	ParentCycle,
 } from "../contract.js";
 import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { previewText, windowText } from "../text/preview.js";
@@ -23,6 +24,7 @@ import { echo, invalidField, QueryError } from "./errors.js";
 import { type EventTargetIds, eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
 import { firstPreview, fragmentByOrd, fragmentCount, fragmentsOf } from "./fragments.js";
+import { checkKeys } from "./request-keys.js";
 import {
 	childrenOf,
 	coverageOf,
@@ -58,15 +60,33 @@ function neighbourCount(name: string, value: unknown, fallback: number, max: num
 	return Math.min(value, max);
 }
 
-/** Branch-order walk: predecessors by parentId, successors toward the leaf or along a sole-child chain. */
-function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number) {
+/**
+ * Branch-order walk: predecessors by parentId, successors toward the leaf or along a sole-child chain. A parent link
+ * back into the line already walked (a self-parent, or A→B→A) ends the walk in that direction and is reported once
+ * (`cycle`): Pi's session tree takes a self-parent for a root and gives a longer cycle none, so nothing beyond it is
+ * a neighbour, and no event is its own neighbour or child.
+ */
+function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: number, after: number): Walk {
 	const forks: BranchForkReceipt[] = [];
 	const predecessors: EventLite[] = [];
+	const onLine = new Set<number>([target.seq]);
+	let cycle: ParentCycle | undefined;
+	const meetsLine = (e: EventLite, parentId: string) => {
+		cycle ??= { at: refOf(source, e.entryId), parentId };
+	};
 	let cur = target;
 	for (let i = 0; i < before; i++) {
 		const parent = conversationalParent(db, source.id, cur)?.event;
 		if (parent === undefined) break;
+<<<<<<< HEAD
 		const kids = conversationalKids(db, source, parent.entryId);
+=======
+		if (onLine.has(parent.seq)) {
+			meetsLine(cur, cur.parentId);
+			break;
+		}
+		const kids = childrenOf(db, source.id, parent.entryId, FORK_CANDIDATE_CAP).filter((k) => k.seq !== parent.seq);
+>>>>>>> life-b
 		if (kids.length > 1) {
 			forks.push({
 				kind: "in-session",
@@ -76,19 +96,29 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 			});
 		}
 		predecessors.unshift(parent);
+		onLine.add(parent.seq);
 		cur = parent;
 	}
 	const successors: EventLite[] = [];
 	const towardLeaf = isOnLeafPath(target);
 	cur = target;
 	for (let i = 0; i < after; i++) {
+<<<<<<< HEAD
 		const kids = conversationalKids(db, source, cur.entryId);
+=======
+		// An event that names itself as parent is not its own child (Pi: a root).
+		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP).filter((k) => k.seq !== cur.seq);
+>>>>>>> life-b
 		if (kids.length === 0) break;
 		let next: EventLite | undefined;
 		if (towardLeaf) {
 			const onPath = kids.filter(isOnLeafPath);
 			next = onPath[onPath.length - 1];
 		} else if (kids.length === 1) next = kids[0];
+		if (next !== undefined && onLine.has(next.seq)) {
+			meetsLine(next, cur.entryId);
+			next = undefined;
+		}
 		if (kids.length > 1) {
 			const receipt: BranchForkReceipt = {
 				kind: "in-session",
@@ -100,9 +130,10 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 		}
 		if (next === undefined) break;
 		successors.push(next);
+		onLine.add(next.seq);
 		cur = next;
 	}
-	return { predecessors, successors, forks };
+	return cycle ? { predecessors, successors, forks, cycle } : { predecessors, successors, forks };
 }
 
 /** The children of an entry as the conversation shows them (conversation.ts), at most FORK_CANDIDATE_CAP. */
@@ -211,10 +242,24 @@ interface Walk {
 	predecessors: EventLite[];
 	successors: EventLite[];
 	forks: BranchForkReceipt[];
+	/** Where a parent link led back into the line (branch order only). */
+	cycle?: ParentCycle;
 }
+
+/** The keys of a read request (the compiler checks the list against EventReadRequest). */
+const READ_KEYS = Object.keys({
+	sessionId: true,
+	entryId: true,
+	matchingFragmentId: true,
+	offset: true,
+	before: true,
+	after: true,
+	order: true,
+} satisfies Record<keyof EventReadRequest, true>);
 
 /** Checks every field of a read request before any lookup; throws QueryError naming the first bad field. */
 function readPlan(req: EventReadRequest, budgets: Budgets): ReadPlan {
+	if (req !== null && typeof req === "object") checkKeys(req, READ_KEYS, "event_read");
 	const ids = eventTargetIds(req, "read");
 	const order = req.order ?? "branch";
 	if (order !== "branch" && order !== "append") throw invalidField("order", 'must be "branch" or "append".');
@@ -326,7 +371,8 @@ function continuationIn(db: QueryDb, source: SourceLite, line: EventLite[]): (en
 	for (let i = 0; i + 1 < line.length; i++) nextInWindow.set(line[i].entryId, line[i + 1].entryId);
 	return (id) => {
 		if (nextInWindow.has(id)) return nextInWindow.get(id);
-		const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP);
+		// A self-parent is not its own continuation (Pi: a root).
+		const kids = childrenOf(db, source.id, id, FORK_CANDIDATE_CAP).filter((k) => k.entryId !== id);
 		const sel = kids.filter(isOnLeafPath).pop();
 		return (sel ?? (kids.length === 1 ? kids[0] : undefined))?.entryId;
 	};
@@ -371,5 +417,6 @@ export function readEvent(
 		coverage: coverageOf(db, options),
 	};
 	if (read.window) result.window = read.window;
+	if (walk.cycle) result.parentCycle = walk.cycle;
 	return result;
 }

@@ -10,8 +10,9 @@ import { RERANK_LIMIT } from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
 import { findCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
 import { coalesce, foldForkCopies, shownKeys } from "./search/coalesce.js";
+import { emptiedBy } from "./search/emptied-by.js";
 import { toHit } from "./search/hits.js";
-import { planSearch } from "./search/request.js";
+import { planSearch, type SearchPlan } from "./search/request.js";
 import { typedAsPhrase } from "./search/terms.js";
 import { relaxedTiers } from "./search/tiers.js";
 import { withResolvedSession } from "./session-prefix.js";
@@ -29,6 +30,13 @@ function candidateRows(limit: number): number {
 	return Math.min(SEARCH_CANDIDATE_LIMIT, Math.max(RERANK_LIMIT, limit * FOLD_WINDOW_PAGES * 4));
 }
 
+/** An empty result with the filters that emptied it, when filters did (emptied-by.ts). */
+function withEmptyReason(db: QueryDb, plan: SearchPlan, result: EventSearchResult): EventSearchResult {
+	const why = emptiedBy(db, plan);
+	if (why) result.emptiedBy = why;
+	return result;
+}
+
 /** Search authorized sessions; throws QueryError (only) for an invalid request. */
 export function searchEvents(
 	db: QueryDb,
@@ -39,7 +47,8 @@ export function searchEvents(
 	// A session-id prefix is resolved once, here, among the caller's authorized sessions.
 	const plan = planSearch(db, withResolvedSession(db, req, caller), caller);
 	const { searchLimit: limit, otherFragmentIds, snippetChars } = caller.budgets;
-	if (plan.empty) return { hits: [], truncated: false, limit, coverage: coverageOf(db, options) };
+	if (plan.empty)
+		return withEmptyReason(db, plan, { hits: [], truncated: false, limit, coverage: coverageOf(db, options) });
 
 	const found = findCandidates(
 		db,
@@ -78,6 +87,7 @@ export function searchEvents(
 		limit,
 		coverage: coverageOf(db, options),
 	};
+	if (hits.length === 0) withEmptyReason(db, plan, result);
 	if (found.capped) result.rankedMatchCap = MAX_RANKED_MATCHES;
 	if (partial.length > 0) {
 		result.relaxed = true;

@@ -13,6 +13,7 @@ import { invalidField } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
 import { toTraceNode } from "./fragments.js";
+import { checkKeys } from "./request-keys.js";
 import {
 	coverageOf,
 	displayFile,
@@ -23,6 +24,7 @@ import {
 	linkedTo,
 	parseFiles,
 	type QueryOptions,
+	refOf,
 	type SourceLite,
 } from "./rows.js";
 
@@ -33,6 +35,12 @@ export interface EventTraceRequest {
 	/** Follow related edges transitively up to this depth (1 = direct edges only; capped by the budget). */
 	depth?: number;
 }
+
+/** The keys of a trace request (the compiler checks the list against EventTraceRequest). */
+const TRACE_KEYS = Object.keys({ sessionId: true, entryId: true, depth: true } satisfies Record<
+	keyof EventTraceRequest,
+	true
+>);
 
 /** A related edge before it becomes public: the node's source and event, or a file. */
 interface RawEdge {
@@ -159,10 +167,21 @@ function traceDepth(depth: EventTraceRequest["depth"], maxDepth: number): number
  */
 function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: EventTrace): void {
 	const { db, budget, node } = t;
+<<<<<<< HEAD
 	const parent = conversationalParent(db, source.id, target);
 	if (parent && budget.take())
 		trace.parent = { kind: "parent", node: node(source, parent.event), inferred: parent.stepped };
 	const kids = conversationalChildren(db, source.id, target.entryId, budget.cap + 1);
+=======
+	const found = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
+	// A self-parent is a root, as Pi's session tree takes it: no parent edge, not its own child, no siblings.
+	const parent = found?.seq === target.seq ? undefined : found;
+	if (found && target.parentId !== null && (parent === undefined || parent.parentId === target.entryId)) {
+		trace.parentCycle = { at: refOf(source, target.entryId), parentId: target.parentId };
+	}
+	if (parent && budget.take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
+	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1).filter((k) => k.seq !== target.seq);
+>>>>>>> life-b
 	for (const k of kids) {
 		if (!budget.take()) break;
 		trace.children.push({ kind: "child", node: node(source, k.event), inferred: k.stepped });
@@ -231,6 +250,7 @@ export function traceEvent(
 	caller: CallerContext,
 	options: QueryOptions = {},
 ): EventTrace {
+	if (req !== null && typeof req === "object") checkKeys(req, TRACE_KEYS, "event_trace");
 	const ids = eventTargetIds(req, "trace");
 	const budgets = caller.budgets;
 	const maxDepth = traceDepth(req.depth, budgets.traceMaxDepth);

@@ -20,6 +20,8 @@ export function closest(word: string, known: readonly string[]): string | undefi
 	const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
 	let best: { word: string; distance: number } | undefined;
 	for (const k of known) {
+		// The length difference bounds the distance from below: a long input costs no quadratic table.
+		if (Math.abs(k.length - word.length) > limit && !(k.startsWith(word) && word.length >= 3)) continue;
 		const distance = k.startsWith(word) && word.length >= 3 ? 0.5 : editDistance(word, k);
 		if (distance <= limit && (!best || distance < best.distance)) best = { word: k, distance };
 	}

@@ -59,12 +59,52 @@ function monthsBack(t: Date, months: number): Date {
 }
 
 /**
- * An ISO instant for `text`: a relative time resolved against `now`, or any date Date.parse accepts. Undefined when
- * it is neither.
+ * An ISO date, or date-time with minutes, optional seconds and fraction, and an optional offset (`Z`, `+02:00`). A
+ * space may stand for the `T`. Nothing else: Date.parse also takes "0" (the year 2000) and rolls "2026-02-30" over
+ * into March.
  */
-export function resolveTime(text: string, now: Date): string | undefined {
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** Days in `month` (1–12) of `year`. */
+function daysIn(year: number, month: number): number {
+	return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Why `text` is no ISO date or date-time: undefined when it has not the form, "" when it is one. */
+function isoProblem(text: string): string | undefined {
+	const m = ISO.exec(text.trim());
+	if (!m) return undefined;
+	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+	if (month < 1 || month > 12) return `has no month ${m[2]}`;
+	if (day < 1 || day > daysIn(year, month)) return `has no day ${m[3]} (${m[1]}-${m[2]} has ${daysIn(year, month)})`;
+	if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) {
+		return "has no such time of day";
+	}
+	const offset = m[7]?.replace(":", "");
+	if (offset && offset.toUpperCase() !== "Z" && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(3)) > 59)) {
+		return "has no such UTC offset";
+	}
+	return "";
+}
+
+/**
+ * An ISO instant for `text` (a relative time resolved against `now`, or an ISO date or date-time); otherwise
+ * `problem` says what is wrong with a value of the right form (a day or time that does not exist), and is absent
+ * for a value of no accepted form.
+ */
+export function checkTime(text: string, now: Date): { iso: string } | { problem?: string } {
 	const relative = resolveRelativeTime(text, now);
-	if (relative !== undefined) return relative.toISOString();
-	const ms = Date.parse(text);
-	return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+	if (relative !== undefined) return { iso: relative.toISOString() };
+	const problem = isoProblem(text);
+	if (problem === undefined) return {};
+	if (problem !== "") return { problem };
+	// Date.parse gives the validated form its usual meaning: a date alone is UTC, a date-time without offset local.
+	const ms = Date.parse(text.trim().replace(" ", "T"));
+	return Number.isNaN(ms) ? {} : { iso: new Date(ms).toISOString() };
+}
+
+/** An ISO instant for `text` (checkTime), or undefined when it names none. */
+export function resolveTime(text: string, now: Date): string | undefined {
+	const checked = checkTime(text, now);
+	return "iso" in checked ? checked.iso : undefined;
 }

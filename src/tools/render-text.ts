@@ -18,6 +18,8 @@ import type {
 import type { CatchUpProgress } from "../ingest/catch-up.js";
 import { clipText } from "../query/errors.js";
 import { coverageText } from "../text/coverage-text.js";
+import { parentCycleText } from "../text/cycle-text.js";
+import { emptiedText } from "../text/emptied-text.js";
 
 /** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
 export const MAX_TOOL_TEXT_CHARS = 48_000;
@@ -118,7 +120,10 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 	const lines: string[] = [];
 	const n = result.hits.length;
 	if (n === 0) {
-		lines.push(`No events match ${field(quote(query))}: no event contains any of its terms.`);
+		const why = result.emptiedBy
+			? `${emptiedText(result.emptiedBy, (f) => f)} (drop or widen it to see them)`
+			: "no event contains any of its terms";
+		lines.push(`No events match ${field(quote(query))}: ${why}.`);
 	} else if (result.relaxed && result.tiers) {
 		lines.push(relaxedHeadline(result, query));
 		result.hits.forEach((hit, i) => {
@@ -224,6 +229,7 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 		const chosen = fork.chosen ? ` chosen=${ref(fork.chosen)}` : "";
 		lines.push(`fork (${fork.kind}) at ${ref(fork.at)}: candidates ${fork.candidates.map(ref).join(", ")}${chosen}`);
 	}
+	if (result.parentCycle) lines.push(field(parentCycleText(result.parentCycle)));
 	lines.push(coverageText(result.coverage, ctx.progress));
 	return capText(lines.join("\n"));
 }
@@ -270,6 +276,7 @@ export function renderTraceText(result: EventTrace, ctx: RenderContext): string 
 	if (result.children.length === 0) lines.push("children: none");
 	section("branch siblings", result.branchSiblings);
 	section("related", result.related);
+	if (result.parentCycle) lines.push(field(parentCycleText(result.parentCycle)));
 	if (result.truncated) lines.push("(edges cut at the trace budget)");
 	lines.push("Read any node with event_read (sessionId + entryId); nodes in another session show sessionId/entryId.");
 	lines.push(coverageText(result.coverage, ctx.progress));

@@ -1,12 +1,13 @@
 /**
  * TypeBox parameter schemas of the three tools, mirroring EventSearchRequest / EventReadRequest / EventTraceRequest
  * in src/contract.ts. The model gets no size knobs: search has no limit, read may move its window (offset) and ask
- * for fewer neighbours, never raise a budget.
+ * for fewer neighbours, never raise a budget. Extra keys are allowed here and refused by the services
+ * (src/query/request-keys.ts), which name the nearest valid key where Pi's validation would echo every argument.
  */
 import { type Static, type TSchema, Type } from "typebox";
 import type { EventReadRequest } from "../contract.js";
 import type { EventTraceRequest } from "../query/index.js";
-import { SEARCH_FILTERS, type SearchFilter } from "../query/search/filters.js";
+import { MAX_FILTER_VALUES, SEARCH_FILTERS, type SearchFilter } from "../query/search/filters.js";
 import { SESSION_PREFIX_HELP } from "../query/session-prefix.js";
 
 const sessionId = Type.String({
@@ -32,7 +33,10 @@ function filterSchema(f: SearchFilter<never>): TSchema {
 		case "boolean":
 			return Type.Boolean({ description });
 		case "strings":
-			return Type.Array(shape.values ? stringEnum(shape.values) : Type.String(), { description });
+			// The cap is said, not set as maxItems: Pi's own validation error would echo every value back.
+			return Type.Array(shape.values ? stringEnum(shape.values) : Type.String(), {
+				description: `${description} At most ${MAX_FILTER_VALUES} values.`,
+			});
 		case "time-range":
 			return Type.Object(
 				Object.fromEntries(

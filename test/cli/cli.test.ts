@@ -232,6 +232,58 @@ describe("errors: one clear line, no stack, the documented exit code", () => {
 	});
 });
 
+describe("errors stay bounded, whatever the input", () => {
+	it("regression: a 120,000-character id, option, command or value gives an error under 2,000 characters", async () => {
+		const huge = `x${"y".repeat(120_000)}`;
+		const runs = await Promise.all([
+			run("read", RICH, huge, "--fragment", "q#0"),
+			run("read", RICH, huge, "--fragment", "q#0", "--json"),
+			run("search", "x", `--${huge}`),
+			run(huge),
+			run("help", huge),
+			run("search", "x", "--limit", huge),
+			run("read", RICH, "84051c10", "--order", huge),
+			run("status", huge),
+		]);
+		for (const r of runs) {
+			expect(r.code, r.stderr.slice(0, 200)).toBe(2);
+			expect(r.stdout.length + r.stderr.length).toBeLessThan(2_000);
+			expect(hasStack(r.stderr)).toBe(false);
+		}
+		expectCleanError(runs[0] as CliRun, 2, /option --fragment must name a fragment of entry xyyy.*…/);
+		expect(json<{ error: { code: string; field: string } }>(runs[1] as CliRun).error).toMatchObject({
+			code: "invalid_value",
+			field: "--fragment",
+		});
+		expectCleanError(runs[2] as CliRun, 2, /unknown option --xyyy/);
+	});
+});
+
+describe("silently wrong input is an error or explained", () => {
+	it("regression: impossible dates and over-long lists are usage errors naming the flag; an empty answer names its filters", async () => {
+		const tools = Array.from({ length: 101 }, (_, i) => ["--tool", `t${i}`]).flat();
+		const [feb30, zero, many, alone, together, absent] = await Promise.all([
+			run("search", "kaboom", "--from", "2026-02-30", "--no-sync"),
+			run("search", "kaboom", "--to", "0", "--no-sync", "--json"),
+			run("search", "kaboom", ...tools, "--no-sync"),
+			run("search", "kaboom", "--kind", "compaction", "--no-sync"),
+			run("search", "kaboom", "--role", "user", "--error-only", "--no-sync"),
+			run("search", "xylophonequartz", "--role", "user", "--no-sync"),
+		]);
+		expectCleanError(feb30, 2, /--from must be an ISO date .*"2026-02-30" has no day 30 \(2026-02 has 28\)/);
+		expect(json<{ error: { code: string; field: string } }>(zero).error).toMatchObject({
+			code: "invalid_value",
+			field: "--to",
+		});
+		expectCleanError(many, 2, /--tool has 101 values; at most 100 are allowed/);
+		expect(alone.stdout).toMatch(/^no hits for "kaboom": the filter --kind excludes every event that holds its terms/);
+		expect(together.stdout).toMatch(
+			/^no hits for "kaboom": the filters --role and --error-only together exclude every event that holds its terms/,
+		);
+		expect(absent.stdout).toMatch(/^no hits for "xylophonequartz"\n/);
+	});
+});
+
 describe("help and version", () => {
 	it("COMMAND --help lists its options; --version prints the version", async () => {
 		const [searchHelp, version] = await Promise.all([cli(["search", "--help"], { env }), cli(["--version"], { env })]);

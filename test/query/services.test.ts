@@ -179,9 +179,8 @@ describe("searchEvents", () => {
 		expect(r.hits).toHaveLength(1);
 		expect(r.limit).toBe(1);
 		expect(r.truncated).toBe(true);
-		// A caller-supplied limit is not part of the request and has no effect.
-		const sneaky = search({ query: "deploy", limit: 1000 } as never, h.caller({ budgets: { searchLimit: 2 } }));
-		expect(sneaky.hits).toHaveLength(2);
+		// A caller-supplied limit is not part of the request: an error, never silently ignored (request-keys.ts).
+		expect(() => search({ query: "deploy", limit: 1000 } as never, h.caller())).toThrow(/"limit" is not a key/);
 	});
 
 	it("filters by time, role and cwd, combinably", () => {

@@ -8,7 +8,8 @@
 import type { BranchState, SelectionState } from "../../contract.js";
 import { decodedSql, decodedTimestampSql } from "../../store/column-codes.js";
 import { isStoreDamage } from "../../store/db.js";
-import { allViaJson, type QueryDb } from "../db.js";
+import type { SqlClause } from "../authorize.js";
+import { allViaJson, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import type { RankCandidate } from "../rank.js";
 import { type PresenceScoring, presenceRankedWindow, withPresenceBonus } from "./presence-window.js";
@@ -78,6 +79,15 @@ const JOIN_FROM = `FROM json_each(?) j
 CROSS JOIN fragments f ON f.id = j.value
 CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 CROSS JOIN sources s ON s.id = f.source_id`;
+
+/** Whether any fragment of `ids` (a JSON array) passes every one of `checks`: one indexed join, stopped at the first. */
+export function anyPasses(db: QueryDb, checks: readonly SqlClause[], ids: string): boolean {
+	const live = checks.filter((c) => c.sql !== "");
+	const where = live.length > 0 ? `WHERE ${live.map((c) => `(${c.sql})`).join(" AND ")}` : "";
+	return (
+		get(db, `SELECT 1 AS one ${JOIN_FROM} ${where} LIMIT 1`, [ids, ...live.flatMap((c) => c.params)]) !== undefined
+	);
+}
 
 /** How findCandidates bounds and ranks its window. */
 export interface CandidateOptions {

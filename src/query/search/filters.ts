@@ -18,11 +18,12 @@ import {
 import { type CodedColumn, inCodesSql, timestampBoundSql } from "../../store/column-codes.js";
 import { didYouMean } from "../../text/did-you-mean.js";
 import { dayRangeTags, tag } from "../../text/fragment-tags.js";
-import { resolveTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
+import { checkTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
 import { type AuthorizedRoots, isInsideRoot, normalizeRoot, pathInsideSql, type SqlClause } from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { all, type QueryDb } from "../db.js";
-import { invalidField } from "../errors.js";
+import { echo, invalidField } from "../errors.js";
+import { checkKeys } from "../request-keys.js";
 import { SESSION_PREFIX_HELP } from "../session-prefix.js";
 
 /** What a filter's tag and SQL forms may consult. */
@@ -97,11 +98,19 @@ export function anyOf(tokens: readonly string[]): TagForm {
 	return [...new Set(tokens)].map((t) => `"${t}"`).join(" OR ");
 }
 
+/**
+ * Values a list filter takes at most. More names than any session holds tools or kinds; the cap is checked before
+ * any value is looked at, so an oversized list costs nothing (100,000 toolNames blocked the caller for 12–14 s).
+ */
+export const MAX_FILTER_VALUES = 100;
+
 function stringList(name: string, value: unknown): string[] | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
-		throw invalidField(name, "must be a list of strings.");
+	if (!Array.isArray(value)) throw invalidField(name, "must be a list of strings.");
+	if (value.length > MAX_FILTER_VALUES) {
+		throw invalidField(name, `has ${value.length} values; at most ${MAX_FILTER_VALUES} are allowed.`);
 	}
+	if (value.some((v) => typeof v !== "string")) throw invalidField(name, "must be a list of strings.");
 	const list = (value as string[]).map((v) => v.trim()).filter((v) => v !== "");
 	return list.length > 0 ? [...new Set(list)] : undefined;
 }
@@ -119,11 +128,11 @@ function enumList<T extends string>(name: string, value: unknown, allowed: reado
 
 function isoTime(name: string, value: unknown, now: Date): string | undefined {
 	if (value === undefined || value === null || value === "") return undefined;
-	const resolved = typeof value === "string" ? resolveTime(value, now) : undefined;
-	if (resolved === undefined) {
-		throw invalidField(name, `must be ${TIME_VALUE_HELP}.`);
-	}
-	return resolved;
+	if (typeof value !== "string") throw invalidField(name, `must be ${TIME_VALUE_HELP}.`);
+	const checked = checkTime(value, now);
+	if ("iso" in checked) return checked.iso;
+	const why = checked.problem === undefined ? "" : `; "${echo(value)}" ${checked.problem}`;
+	throw invalidField(name, `must be ${TIME_VALUE_HELP}${why}.`);
 }
 
 /** Distinct session cwds of the index for which `keep` holds, as tag tokens; undefined past the cap. */
@@ -232,21 +241,31 @@ export interface TimeRange {
 	to?: string;
 }
 
+/** The time range's flags; their keys are the range's keys, and a flag named otherwise (--since) is an alias. */
+const TIME_FLAGS: FilterFlag[] = [
+	{ flag: "from", value: "TIME", help: "from this time on (ISO, or an age such as 7d)", key: "from" },
+	{ flag: "to", value: "TIME", help: "up to this time (ISO, or an age such as 2w)", key: "to" },
+	{ flag: "since", value: "TIME", help: "the same as --from", key: "from" },
+	{ flag: "until", value: "TIME", help: "the same as --to", key: "to" },
+];
+const TIME_KEYS = [...new Set(TIME_FLAGS.map((f) => f.key as string))];
+const TIME_ALIASES = Object.fromEntries(
+	TIME_FLAGS.filter((f) => f.key !== f.flag).map((f) => [f.flag, f.key as string]),
+);
+
 const timeFilter: SearchFilter<TimeRange> = {
 	field: "time",
 	shape: { type: "time-range", bound: `One end of the range, inclusive: ${TIME_VALUE_HELP}.` },
 	description: 'Entry timestamp range (from "7d" = the last seven days).',
 	promptName: "time range",
 	// --since/--until say the same as --from/--to and read better with an age (--since 7d).
-	flags: [
-		{ flag: "from", value: "TIME", help: "from this time on (ISO, or an age such as 7d)", key: "from" },
-		{ flag: "to", value: "TIME", help: "up to this time (ISO, or an age such as 2w)", key: "to" },
-		{ flag: "since", value: "TIME", help: "the same as --from", key: "from" },
-		{ flag: "until", value: "TIME", help: "the same as --to", key: "to" },
-	],
+	flags: TIME_FLAGS,
 	parse(v, now) {
 		if (v === undefined || v === null) return undefined;
-		if (typeof v !== "object") throw invalidField("time", 'must be an object with "from" and/or "to".');
+		if (typeof v !== "object" || Array.isArray(v)) {
+			throw invalidField("time", 'must be an object with "from" and/or "to".');
+		}
+		checkKeys(v, TIME_KEYS, "time", { prefix: "time.", aliases: TIME_ALIASES });
 		const range = v as { from?: unknown; to?: unknown };
 		const from = isoTime("time.from", range.from, now);
 		const to = isoTime("time.to", range.to, now);
@@ -343,8 +362,15 @@ export interface ActiveFilter {
 	value: unknown;
 }
 
-/** Parse every filter of a request (relative times against `now`); throws QueryError for the first invalid one. */
+/** The keys of a search request: the query and every declared filter. */
+export const SEARCH_KEYS: readonly string[] = ["query", ...SEARCH_FILTERS.map((f) => f.field)];
+
+/**
+ * Parse every filter of a request (relative times against `now`); throws QueryError for an unknown key or the first
+ * invalid filter.
+ */
 export function parseFilters(req: EventSearchRequest, now: Date = new Date()): ActiveFilter[] {
+	checkKeys(req, SEARCH_KEYS, "event_search");
 	const out: ActiveFilter[] = [];
 	for (const filter of SEARCH_FILTERS as readonly SearchFilter<unknown>[]) {
 		const value = filter.parse((req as unknown as Record<string, unknown>)[filter.field], now);

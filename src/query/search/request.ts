@@ -12,22 +12,51 @@ import { authorizationSql, authorizedRoots, isVisibleCwd, type SqlClause } from 
 import type { CallerContext } from "../caller.js";
 import { get, type QueryDb } from "../db.js";
 import { invalid } from "../errors.js";
-import { anyOf, cwdTags, type FilterContext, parseFilters } from "./filters.js";
+import { anyOf, cwdTags, type FilterContext, parseFilters, type TagForm } from "./filters.js";
 import { type SearchTerm, searchTerms } from "./terms.js";
 
 /** A validated search, ready for the candidate stage. */
-export interface SearchPlan {
+export interface SearchPlan extends PlanRules {
 	terms: SearchTerm[];
 	/** What the question asks for (natural-query.ts): the relaxed tier favours events that state one (answer-type.ts). */
 	asks?: QuestionAsks;
+	/** The same plan without its filters (authorization, retrieval and caller rules only). */
+	base: PlanRules;
+	/** Each active filter's tag form and check, in declaration order (an empty answer is explained with them). */
+	filterParts: FilterPart[];
+}
+
+/** Tag expressions and checks a plan requires. */
+export interface PlanRules {
 	/** FTS5 expressions over the tags column, all required. */
 	tagMatches: string[];
 	/** FTS5 expressions over the tags column a candidate must not match. */
 	tagExclusions: string[];
 	/** Exact conditions over f (fragments), e (events), s (sources), re-checked on every returned row. */
 	checks: SqlClause[];
-	/** A filter names nothing in the index (e.g. an unknown session): no candidate can match. */
+	/** A filter or the authorization names nothing in the index (e.g. an unknown session): nothing can match. */
 	empty: boolean;
+}
+
+/** One active filter's share of a plan. */
+export interface FilterPart {
+	field: string;
+	/** Its tag form: null when it names nothing in the index, undefined when it cannot narrow by tags. */
+	tag: TagForm;
+	check: SqlClause;
+}
+
+/** The rules of `plan`'s base plus the filters `parts`, and whether one of them names nothing (empty). */
+export function rulesWith(plan: SearchPlan, parts: readonly FilterPart[]): PlanRules {
+	const tagMatches = [...plan.base.tagMatches];
+	const checks = [...plan.base.checks];
+	let empty = plan.base.empty;
+	for (const part of parts) {
+		if (part.tag === null) empty = true;
+		else if (part.tag !== undefined) tagMatches.push(part.tag);
+		if (part.check.sql !== "") checks.push(part.check);
+	}
+	return { tagMatches, tagExclusions: plan.base.tagExclusions, checks, empty };
 }
 
 /** Where the caller's own session is and where its invocation cutoff lies. */
@@ -59,36 +88,35 @@ function placeholders(n: number): string {
 export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerContext): SearchPlan {
 	if (req === null || typeof req !== "object") throw invalid("The search request must be an object.");
 	if (typeof req.query !== "string") throw invalid('"query" must be a string of terms and "quoted phrases".');
-	const { terms, asks } = searchTerms(req.query);
 	const filters = parseFilters(req);
+	const { terms, asks } = searchTerms(req.query);
 	const auth = authorizedRoots(caller);
 	const ctx: FilterContext = { db, caller, auth };
-	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false };
-	if (asks) plan.asks = asks;
-	const require = (form: string | null | undefined) => {
-		if (form === null) plan.empty = true;
-		else if (form !== undefined) plan.tagMatches.push(form);
-	};
+	const base: PlanRules = { tagMatches: [], tagExclusions: [], checks: [], empty: false };
 
 	// Authorization: the visible cwds as tags (skipped when every indexed cwd is visible), always re-checked.
 	if (!auth.all) {
 		const visible = cwdTags(db, (cwd) => isVisibleCwd(cwd, auth));
-		if (visible !== undefined && !visible.all) require(anyOf(visible.tokens));
+		if (visible !== undefined && !visible.all) {
+			const form = anyOf(visible.tokens);
+			if (form === null) base.empty = true;
+			else if (form !== undefined) base.tagMatches.push(form);
+		}
 	}
-	plan.checks.push(authorizationSql("s", auth));
+	base.checks.push(authorizationSql("s", auth));
 
-	for (const { filter, value } of filters) {
-		require(filter.tags(value as never, ctx));
-		const check = filter.sql(value as never, ctx);
-		if (check.sql !== "") plan.checks.push(check);
-	}
+	const filterParts: FilterPart[] = filters.map(({ filter, value }) => ({
+		field: filter.field,
+		tag: filter.tags(value as never, ctx),
+		check: filter.sql(value as never, ctx),
+	}));
 
 	// Retrieval tool calls/results stay indexed as audit evidence but only match when toolNames names them.
 	const toolNames = (filters.find((f) => f.filter.field === "toolNames")?.value as string[] | undefined) ?? [];
 	const hidden = RETRIEVAL_TOOL_NAMES.filter((t) => !toolNames.includes(t));
-	if (hidden.length === RETRIEVAL_TOOL_NAMES.length) plan.tagExclusions.push(`"${tag.retrieval()}"`);
+	if (hidden.length === RETRIEVAL_TOOL_NAMES.length) base.tagExclusions.push(`"${tag.retrieval()}"`);
 	if (hidden.length > 0) {
-		plan.checks.push({
+		base.checks.push({
 			sql: `(f.tool_name IS NULL OR f.tool_name NOT IN (${placeholders(hidden.length)})) AND NOT (e.role = ${codeSql("role", "toolResult")} AND coalesce(e.tool_name, '') IN (${placeholders(hidden.length)}))`,
 			params: [...hidden, ...hidden],
 		});
@@ -99,11 +127,13 @@ export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerC
 	if (own) {
 		const sessionId = filters.find((f) => f.filter.field === "sessionId")?.value;
 		if (own.sessionId !== null && sessionId === own.sessionId) {
-			plan.checks.push({ sql: "(f.source_id <> ? OR f.event_seq < ?)", params: [own.id, own.cutoff] });
+			base.checks.push({ sql: "(f.source_id <> ? OR f.event_seq < ?)", params: [own.id, own.cutoff] });
 		} else {
-			plan.tagExclusions.push(`"${tag.source(own.id)}"`);
-			plan.checks.push({ sql: "f.source_id <> ?", params: [own.id] });
+			base.tagExclusions.push(`"${tag.source(own.id)}"`);
+			base.checks.push({ sql: "f.source_id <> ?", params: [own.id] });
 		}
 	}
-	return plan;
+	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false, base, filterParts };
+	if (asks) plan.asks = asks;
+	return Object.assign(plan, rulesWith(plan, filterParts));
 }
