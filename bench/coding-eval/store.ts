@@ -11,6 +11,7 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { initialParseState, parseChunk } from "../../src/parse/parse-chunk.js";
 import { projectEntry } from "../../src/project/project-entry.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { applyMigrations } from "../../src/store/migrations.js";
 import { PROJECT_ROOT } from "../corpus/generate.js";
 import type { CorpusIndex, CorpusSession } from "./convert.js";
 
@@ -63,7 +64,7 @@ export async function openCodingStore(dir: string, index: CorpusIndex): Promise<
 	try {
 		await initFingerprints();
 		const db = await openDatabase(join(root, "index.sqlite"));
-		await db.migrate(join(PROJECT_ROOT, "migrations"));
+		await applyMigrations(db, join(PROJECT_ROOT, "migrations"));
 		const syncer = new SourceSyncer(db);
 		for (const s of index.sessions) {
 			const r = await syncer.sync(join(dir, s.file));

@@ -78,15 +78,11 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	for (let i = 0; i < before; i++) {
 		const parent = conversationalParent(db, source.id, cur)?.event;
 		if (parent === undefined) break;
-<<<<<<< HEAD
-		const kids = conversationalKids(db, source, parent.entryId);
-=======
 		if (onLine.has(parent.seq)) {
-			meetsLine(cur, cur.parentId);
+			meetsLine(cur, parent.entryId);
 			break;
 		}
-		const kids = childrenOf(db, source.id, parent.entryId, FORK_CANDIDATE_CAP).filter((k) => k.seq !== parent.seq);
->>>>>>> life-b
+		const kids = conversationalKids(db, source, parent.entryId).filter((k) => k.seq !== parent.seq);
 		if (kids.length > 1) {
 			forks.push({
 				kind: "in-session",
@@ -103,12 +99,8 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	const towardLeaf = isOnLeafPath(target);
 	cur = target;
 	for (let i = 0; i < after; i++) {
-<<<<<<< HEAD
-		const kids = conversationalKids(db, source, cur.entryId);
-=======
 		// An event that names itself as parent is not its own child (Pi: a root).
-		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP).filter((k) => k.seq !== cur.seq);
->>>>>>> life-b
+		const kids = conversationalKids(db, source, cur.entryId).filter((k) => k.seq !== cur.seq);
 		if (kids.length === 0) break;
 		let next: EventLite | undefined;
 		if (towardLeaf) {

@@ -167,21 +167,17 @@ function traceDepth(depth: EventTraceRequest["depth"], maxDepth: number): number
  */
 function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: EventTrace): void {
 	const { db, budget, node } = t;
-<<<<<<< HEAD
-	const parent = conversationalParent(db, source.id, target);
-	if (parent && budget.take())
-		trace.parent = { kind: "parent", node: node(source, parent.event), inferred: parent.stepped };
-	const kids = conversationalChildren(db, source.id, target.entryId, budget.cap + 1);
-=======
-	const found = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
+	const stepped = conversationalParent(db, source.id, target);
 	// A self-parent is a root, as Pi's session tree takes it: no parent edge, not its own child, no siblings.
-	const parent = found?.seq === target.seq ? undefined : found;
-	if (found && target.parentId !== null && (parent === undefined || parent.parentId === target.entryId)) {
+	const parent = stepped?.event.seq === target.seq ? undefined : stepped;
+	if (stepped && target.parentId !== null && (parent === undefined || parent.event.parentId === target.entryId)) {
 		trace.parentCycle = { at: refOf(source, target.entryId), parentId: target.parentId };
 	}
-	if (parent && budget.take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
-	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1).filter((k) => k.seq !== target.seq);
->>>>>>> life-b
+	if (parent && budget.take())
+		trace.parent = { kind: "parent", node: node(source, parent.event), inferred: parent.stepped };
+	const kids = conversationalChildren(db, source.id, target.entryId, budget.cap + 1).filter(
+		(k) => k.event.seq !== target.seq,
+	);
 	for (const k of kids) {
 		if (!budget.take()) break;
 		trace.children.push({ kind: "child", node: node(source, k.event), inferred: k.stepped });
