@@ -1,4 +1,5 @@
 import type { Coverage } from "../contract.js";
+import { FTS_SCHEMA } from "./db.js";
 
 /**
  * How many session files the index holds and in what state: the numbers behind every Coverage. Answered from the
@@ -29,6 +30,34 @@ export function sourceCounts(db: CountDb): SourceCounts {
 	return { total, indexed: total - failed - unsynced, failed };
 }
 
+/**
+ * What the full-text file has not committed yet: the store file commits each write transaction before its full-text
+ * file (two WAL files, fts-ledger.ts), so for a moment a source can be synced to its end while its words are not
+ * searchable. `behind` is true when the store half of the ledger counts more transactions than the full-text half;
+ * `indexed` is how many of the sources its last transaction touched count as indexed (they are not searchable yet).
+ */
+export interface FtsLag {
+	behind: boolean;
+	indexed: number;
+}
+
+/**
+ * Reads the ledger in one statement, which takes its snapshot of the store file before the full-text file's: a
+ * full-text file at least as new as the store file it is compared with. Call it after `sourceCounts`, so the store
+ * file it reads is at least as new as the counted one (a source counted before is only further along here).
+ */
+export function ftsLag(db: CountDb): FtsLag {
+	const row = db
+		.prepare(
+			`SELECT coalesce(CAST((SELECT value FROM main.meta WHERE key = 'fts_seq') AS INTEGER), 0) >
+				coalesce(CAST((SELECT value FROM ${FTS_SCHEMA}.fts_meta WHERE key = 'seq') AS INTEGER), 0) AS behind,
+			(SELECT count(*) FROM main.sources WHERE synced_at IS NOT NULL AND last_error IS NULL AND id IN
+				(SELECT value FROM json_each(coalesce((SELECT value FROM main.meta WHERE key = 'fts_sources'), '[]')))) AS indexed`,
+		)
+		.get() as { behind: number; indexed: number };
+	return row.behind === 1 ? { behind: true, indexed: row.indexed } : { behind: false, indexed: 0 };
+}
+
 /** Meta key holding the number of session files the last discovery found (for coverage in every process). */
 export const KNOWN_SOURCES_KEY = "known_sources";
 
@@ -49,13 +78,16 @@ export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverag
 	const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
 		| { value: string }
 		| undefined;
-	const { indexed, failed } = counts;
+	// A source whose words the full-text file has not committed is not indexed yet: it counts as pending.
+	const lag = ftsLag(db);
+	const { failed } = counts;
+	const indexed = Math.max(0, counts.indexed - lag.indexed);
 	const known = Math.max(counts.total, Number(knownRow?.value ?? 0));
 	const pending = Math.max(0, known - indexed - failed);
 	const rebuilding = facts.rebuilding === true;
 	// Until a discovery has run, nobody knows how many sessions exist: a fresh index is never "complete".
 	const neverScanned = knownRow === undefined;
-	const partial = pending > 0 || failed > 0 || rebuilding || neverScanned;
+	const partial = pending > 0 || failed > 0 || rebuilding || neverScanned || lag.behind;
 	const parts = [
 		neverScanned
 			? `${indexed} session files indexed, no discovery yet`
@@ -63,6 +95,7 @@ export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverag
 	];
 	if (pending) parts.push(`${pending} pending`);
 	if (failed) parts.push(`${failed} failed (unreadable or not indexable)`);
+	if (lag.behind) parts.push("the newest text is not yet searchable");
 	if (rebuilding) parts.push("rebuild running");
 	else if (facts.catchingUp) parts.push("catch-up running");
 	if (facts.readOnlyReason) parts.push(`read-only store: ${facts.readOnlyReason}`);
