@@ -68,6 +68,10 @@ export interface CoverageFacts {
 	readOnlyReason?: string;
 }
 
+function knownSourcesRow(db: CountDb): { value: string } | undefined {
+	return db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as { value: string } | undefined;
+}
+
 /**
  * The one coverage computation (extension, CLI, `--no-sync`, query services). `known` is the larger of the rows
  * and the last discovery's count, so a file that failed before its row existed (disk full) still counts as
@@ -75,9 +79,7 @@ export interface CoverageFacts {
  */
 export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverage {
 	const counts = sourceCounts(db);
-	const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
-		| { value: string }
-		| undefined;
+	const knownRow = knownSourcesRow(db);
 	// A source whose words the full-text file has not committed is not indexed yet: it counts as pending.
 	const lag = ftsLag(db);
 	const { failed } = counts;
@@ -108,4 +110,13 @@ export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverag
 		partial,
 		note: `${partial ? "partial" : "complete"}: ${parts.join(", ")}`,
 	};
+}
+
+/**
+ * True when a catch-up would add what the index lacks: files pending (discovered and not indexed, or their words not
+ * yet committed), or no discovery yet (a fresh generation). Failed files alone are not: a catch-up would fail on
+ * them again, and the hot path retries the caller's own before each tool call.
+ */
+export function catchUpWanted(db: CountDb): boolean {
+	return computeCoverage(db).pending > 0 || knownSourcesRow(db) === undefined;
 }
