@@ -18,6 +18,7 @@ import type { AuthorizedRoots } from "./authorize.js";
 import type { Budgets } from "./budgets.js";
 import type { CallerContext } from "./caller.js";
 import { all, type QueryDb } from "./db.js";
+import { entryName, isShadowed } from "./entry-occurrence.js";
 import { echo, invalidField, QueryError } from "./errors.js";
 import { type EventTargetIds, eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
@@ -72,7 +73,7 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 				kind: "in-session",
 				at: refOf(source, parent.entryId),
 				candidates: kids.map((k) => refOf(source, k.entryId)),
-				chosen: refOf(source, cur.entryId),
+				chosen: refOf(source, entryName(db, cur)),
 			});
 		}
 		predecessors.unshift(parent);
@@ -81,7 +82,7 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	const successors: EventLite[] = [];
 	const towardLeaf = isOnLeafPath(target);
 	cur = target;
-	for (let i = 0; i < after; i++) {
+	for (let i = 0; i < after && !isShadowed(db, cur); i++) {
 		const kids = childrenOf(db, source.id, cur.entryId, FORK_CANDIDATE_CAP);
 		if (kids.length === 0) break;
 		let next: EventLite | undefined;

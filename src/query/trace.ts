@@ -8,6 +8,7 @@ import { codeSql } from "../store/column-codes.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { all, get, type QueryDb } from "./db.js";
+import { isShadowed } from "./entry-occurrence.js";
 import { invalidField } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
@@ -158,7 +159,8 @@ function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: 
 	const { db, budget, node } = t;
 	const parent = target.parentId !== null ? eventById(db, source.id, target.parentId) : undefined;
 	if (parent && budget.take()) trace.parent = { kind: "parent", node: node(source, parent), inferred: false };
-	const kids = childrenOf(db, source.id, target.entryId, budget.cap + 1);
+	// Pi's tree gives an entry shadowed by a later one of its id no children: they are the later one's.
+	const kids = isShadowed(db, target) ? [] : childrenOf(db, source.id, target.entryId, budget.cap + 1);
 	for (const k of kids) {
 		if (!budget.take()) break;
 		trace.children.push({ kind: "child", node: node(source, k), inferred: false });
