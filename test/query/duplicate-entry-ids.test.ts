@@ -46,7 +46,11 @@ beforeEach(() => {
 	mkdirSync(join(tmp, "project"));
 	file = join(sessions, "dup.jsonl");
 	writeSession(file);
-	writeFileSync(join(agentDir, "event-index.json"), JSON.stringify({ authorization: { allRoots: true } }));
+	writeFileSync(
+		join(agentDir, "event-index.json"),
+		JSON.stringify({ authorization: { allRoots: true }, budgets: { coldWaitMs: 30_000 } }),
+	);
+	// The first call waits for the first catch-up however loaded the machine is.
 	rt = IndexRuntime.start({ cwd: join(tmp, "project"), env: { PI_CODING_AGENT_DIR: agentDir } });
 });
 
