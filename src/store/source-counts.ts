@@ -1,5 +1,5 @@
 import type { Coverage } from "../contract.js";
-import { FTS_SCHEMA } from "./db.js";
+import { ftsLag } from "./fts-ledger.js";
 
 /**
  * How many session files the index holds and in what state: the numbers behind every Coverage. Answered from the
@@ -28,34 +28,6 @@ export function sourceCounts(db: CountDb): SourceCounts {
 		"SELECT count(*) AS c FROM sources INDEXED BY sources_unsynced WHERE synced_at IS NULL AND last_error IS NULL",
 	);
 	return { total, indexed: total - failed - unsynced, failed };
-}
-
-/**
- * What the full-text file has not committed yet: the store file commits each write transaction before its full-text
- * file (two WAL files, fts-ledger.ts), so for a moment a source can be synced to its end while its words are not
- * searchable. `behind` is true when the store half of the ledger counts more transactions than the full-text half;
- * `indexed` is how many of the sources its last transaction touched count as indexed (they are not searchable yet).
- */
-export interface FtsLag {
-	behind: boolean;
-	indexed: number;
-}
-
-/**
- * Reads the ledger in one statement, which takes its snapshot of the store file before the full-text file's: a
- * full-text file at least as new as the store file it is compared with. Call it after `sourceCounts`, so the store
- * file it reads is at least as new as the counted one (a source counted before is only further along here).
- */
-export function ftsLag(db: CountDb): FtsLag {
-	const row = db
-		.prepare(
-			`SELECT coalesce(CAST((SELECT value FROM main.meta WHERE key = 'fts_seq') AS INTEGER), 0) >
-				coalesce(CAST((SELECT value FROM ${FTS_SCHEMA}.fts_meta WHERE key = 'seq') AS INTEGER), 0) AS behind,
-			(SELECT count(*) FROM main.sources WHERE synced_at IS NOT NULL AND last_error IS NULL AND id IN
-				(SELECT value FROM json_each(coalesce((SELECT value FROM main.meta WHERE key = 'fts_sources'), '[]')))) AS indexed`,
-		)
-		.get() as { behind: number; indexed: number };
-	return row.behind === 1 ? { behind: true, indexed: row.indexed } : { behind: false, indexed: 0 };
 }
 
 /** Meta key holding the number of session files the last discovery found (for coverage in every process). */
