@@ -112,9 +112,9 @@ function runtimeName(): string {
 }
 
 function lockLine(name: string, info: LockHolderInfo): string {
-	if (!info.locked) return `  ${name.padEnd(9)} free`;
+	if (!info.locked) return `  ${name.padEnd(12)} free`;
 	const holder = info.holder ? `pid ${info.holder.pid} on ${info.holder.hostname} since ${info.holder.acquiredAt}` : "";
-	return `  ${name.padEnd(9)} held${holder ? ` by ${holder}` : ""}${info.stale ? " (stale: the holder seems gone)" : ""}`;
+	return `  ${name.padEnd(12)} held${holder ? ` by ${holder}` : ""}${info.stale ? " (stale: the holder seems gone)" : ""}`;
 }
 
 /** Human view of a status report. */

@@ -4,6 +4,7 @@
  */
 
 import { isBusyError, isStoreDamage, type SqliteDb, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
+import { formatLockName } from "../store/format.js";
 import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
@@ -147,8 +148,8 @@ export const CONTENDED_BATCH_BYTES = 16 << 10;
  */
 export const PREFETCH_MIN_BYTES = 8 << 20;
 
-/** Name of the lock that makes one process at a time do whole-corpus catch-up. */
-export const CATCH_UP_LOCK = "catch-up";
+/** Name of the lock that makes one process at a time do whole-corpus catch-up (of this index format). */
+export const CATCH_UP_LOCK = formatLockName("catch-up");
 
 /** Hooks a caller of a job may pass. */
 export interface JobHooks {

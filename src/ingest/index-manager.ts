@@ -8,7 +8,7 @@ import type { Coverage } from "../contract.js";
 import { DriverLoadError, isStoreDamage } from "../store/db.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
-import { computeCoverage } from "../store/source-counts.js";
+import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import {
 	BACKGROUND_THREADS,
@@ -347,6 +347,19 @@ export class IndexManager {
 		const done = await Promise.race([running.then(() => true as const), timeout]);
 		clearTimeout(timer);
 		return done;
+	}
+
+	/**
+	 * True when the index lacks files a catch-up would add (catchUpWanted) and nobody is adding them: no catch-up
+	 * runs here, none is held by a live process (a holder that quit released its lock, a killed one's goes stale),
+	 * and the store is writable. Follows a newly published generation first, so an index directory deleted under
+	 * this process comes back here as a fresh generation that wants a catch-up.
+	 */
+	async needsCatchUp(): Promise<boolean> {
+		if (this.closed || this.running) return false;
+		const store = await this.refresh();
+		if (store.readOnly || !catchUpWanted(store.db)) return false;
+		return !heldByLiveProcess(await lockHolderInfo(this.options.indexDir, CATCH_UP_LOCK));
 	}
 
 	/** Coverage of the index as every process sees it (counts from the store, lock states from the index dir). */

@@ -4,6 +4,7 @@
  */
 
 import { storeErrorText } from "../store/db.js";
+import { formatLockName } from "../store/format.js";
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { takeLock, tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
@@ -20,8 +21,8 @@ import { initFingerprints } from "./fingerprint.js";
 /** Why nothing can be indexed in a directory this process cannot write. */
 export const READ_ONLY_DIR = "the index directory is read-only (not writable by this user)";
 
-/** Held for the whole rebuild; coverage reports "rebuilding" while it exists. */
-export const REBUILD_LOCK = "rebuild";
+/** Held for the whole rebuild (of this index format); coverage reports "rebuilding" while it exists. */
+export const REBUILD_LOCK = formatLockName("rebuild");
 
 export type RebuildOutcome =
 	| { kind: "done"; result: CatchUpResult; generation: string }

@@ -6,6 +6,7 @@
 import { type AuthorizedRoots, authorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import type { QueryDb } from "./db.js";
+import { parseEntryName } from "./entry-occurrence.js";
 import { invalid, invalidField, notFound } from "./errors.js";
 import { type EventLite, eventById, findVisibleSourceForEntry, type SourceLite } from "./rows.js";
 import { resolveSessionId } from "./session-prefix.js";
@@ -35,7 +36,11 @@ export function eventTargetIds(req: unknown, what: "read" | "trace"): EventTarge
 /** The authorized event `ids` name; throws the one not-found failure for a missing and an unauthorized one alike. */
 export function findEventTarget(db: QueryDb, caller: CallerContext, ids: EventTargetIds): FoundEvent {
 	const auth = authorizedRoots(caller);
-	const source = findVisibleSourceForEntry(db, auth, resolveSessionId(db, auth, ids.sessionId), ids.entryId);
+	const sessionId = resolveSessionId(db, auth, ids.sessionId);
+	// An entry shadowed by a later one of its id is named `<id>~<n>` (entry-occurrence.ts): its file holds `<id>`.
+	const source =
+		findVisibleSourceForEntry(db, auth, sessionId, ids.entryId) ??
+		findVisibleSourceForEntry(db, auth, sessionId, parseEntryName(ids.entryId).entryId);
 	if (source === undefined) throw notFound();
 	const target = eventById(db, source.id, ids.entryId);
 	if (target === undefined) throw notFound();

@@ -8,6 +8,7 @@ import { codeSql, decodedSql } from "../store/column-codes.js";
 import type { StoredFragmentText } from "../store/fragment-text.js";
 import { previewText } from "../text/preview.js";
 import { all, get, type QueryDb } from "./db.js";
+import { entryName } from "./entry-occurrence.js";
 import { asBranchState, asSelectionState, type EventLite, isOnLeafPath, type SourceLite } from "./rows.js";
 import { wholeText } from "./whole-text.js";
 
@@ -71,7 +72,7 @@ export function fragmentByOrd(db: QueryDb, sourceId: number, seq: number, ord: n
 export function toTraceNode(db: QueryDb, source: SourceLite, e: EventLite, previewChars: number): TraceNode {
 	const node: TraceNode = {
 		sessionId: source.sessionId ?? "",
-		entryId: e.entryId,
+		entryId: entryName(db, e),
 		entryType: e.entryType,
 		timestamp: e.timestamp,
 		branchState: asBranchState(e.branchState),

@@ -20,6 +20,7 @@ import type { Budgets } from "./budgets.js";
 import type { CallerContext } from "./caller.js";
 import { conversationalChildren, conversationalParent, IN_CONVERSATION_SQL } from "./conversation.js";
 import { all, type QueryDb } from "./db.js";
+import { entryName, isShadowed } from "./entry-occurrence.js";
 import { echo, invalidField, QueryError } from "./errors.js";
 import { type EventTargetIds, eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, forkAnchor, parentSource } from "./forks.js";
@@ -88,7 +89,7 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 				kind: "in-session",
 				at: refOf(source, parent.entryId),
 				candidates: kids.map((k) => refOf(source, k.entryId)),
-				chosen: refOf(source, cur.entryId),
+				chosen: refOf(source, entryName(db, cur)),
 			});
 		}
 		predecessors.unshift(parent);
@@ -98,7 +99,7 @@ function branchWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
 	const successors: EventLite[] = [];
 	const towardLeaf = isOnLeafPath(target);
 	cur = target;
-	for (let i = 0; i < after; i++) {
+	for (let i = 0; i < after && !isShadowed(db, cur); i++) {
 		// An event that names itself as parent is not its own child (Pi: a root).
 		const kids = conversationalKids(db, source, cur.entryId).filter((k) => k.seq !== cur.seq);
 		if (kids.length === 0) break;

@@ -11,6 +11,7 @@ import { computeCoverage } from "../store/source-counts.js";
 import { textDictionaryOf } from "../store/text-dictionary.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
+import { entryName, entrySeq } from "./entry-occurrence.js";
 
 /** Options every query service accepts. */
 export interface QueryOptions {
@@ -115,20 +116,30 @@ export function findVisibleSourceForSession(
 	);
 }
 
-/** One event of a source by entry id (first in file order if an id repeats). */
-export function eventById(db: QueryDb, sourceId: number, entryId: string): EventLite | undefined {
-	return get<EventLite>(
-		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_entry WHERE e.source_id = ? AND e.entry_id = ? ORDER BY e.seq LIMIT 1`,
-		[sourceId, entryId],
-	);
+/**
+ * One event of a source by entry name (entry-occurrence.ts): an id names the last entry of that id, as Pi resolves
+ * it (a parent link, the tree), and `<id>~<n>` the n-th one in file order.
+ */
+export function eventById(db: QueryDb, sourceId: number, name: string): EventLite | undefined {
+	const seq = entrySeq(db, sourceId, name);
+	if (seq === undefined) return undefined;
+	return get<EventLite>(db, `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.source_id = ? AND e.seq = ?`, [
+		sourceId,
+		seq,
+	]);
 }
 
-/** Children of an entry in file order, at most `limit`. */
+/**
+ * Children of an entry in file order, at most `limit`, as Pi's tree has them: an entry shadowed by a later one of its
+ * id is no child (Pi keeps the last entry of an id), and `entryId` is the id the children's parent links name.
+ */
 export function childrenOf(db: QueryDb, sourceId: number, entryId: string, limit: number): EventLite[] {
 	return all<EventLite>(
 		db,
-		`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_parent WHERE e.source_id = ? AND e.parent_id = ? ORDER BY e.seq LIMIT ?`,
+		`SELECT ${EVENT_COLUMNS} FROM events e INDEXED BY events_parent WHERE e.source_id = ? AND e.parent_id = ?
+			AND NOT EXISTS (SELECT 1 FROM events l INDEXED BY events_entry
+				WHERE l.source_id = e.source_id AND l.entry_id = e.entry_id AND l.seq > e.seq)
+			ORDER BY e.seq LIMIT ?`,
 		[sourceId, entryId, limit],
 	);
 }
@@ -216,7 +227,7 @@ export function toMetadata(db: QueryDb, source: SourceLite, e: EventLite): Event
 	const meta: EventMetadata = {
 		sessionId: source.sessionId ?? "",
 		cwd: source.cwd ?? "",
-		entryId: e.entryId,
+		entryId: entryName(db, e),
 		parentId: e.parentId,
 		entryType: e.entryType,
 		timestamp: e.timestamp,

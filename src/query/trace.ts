@@ -9,6 +9,7 @@ import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { conversationalChildren, conversationalParent } from "./conversation.js";
 import { all, get, type QueryDb } from "./db.js";
+import { isShadowed } from "./entry-occurrence.js";
 import { invalidField } from "./errors.js";
 import { eventTargetIds, findEventTarget } from "./event-target.js";
 import { childSources, parentSource } from "./forks.js";
@@ -175,9 +176,10 @@ function addTreeEdges(t: Tracing, source: SourceLite, target: EventLite, trace: 
 	}
 	if (parent && budget.take())
 		trace.parent = { kind: "parent", node: node(source, parent.event), inferred: parent.stepped };
-	const kids = conversationalChildren(db, source.id, target.entryId, budget.cap + 1).filter(
-		(k) => k.event.seq !== target.seq,
-	);
+	// Pi's tree gives an entry shadowed by a later one of its id no children: they are the later one's.
+	const kids = isShadowed(db, target)
+		? []
+		: conversationalChildren(db, source.id, target.entryId, budget.cap + 1).filter((k) => k.event.seq !== target.seq);
 	for (const k of kids) {
 		if (!budget.take()) break;
 		trace.children.push({ kind: "child", node: node(source, k.event), inferred: k.stepped });

@@ -34,6 +34,16 @@ export function pointerFileName(format: number = INDEX_FORMAT): string {
 	return `current-f${format}.json`;
 }
 
+/**
+ * Name of the heavy-work lock `base` (catch-up, rebuild) for index format `format`. Each format fills its own
+ * generation, so neither may wait for, or skip its work because of, another format's: an older install of the
+ * package still running beside this one (which names its lock `base` alone, as every format before 10 did) would
+ * otherwise starve this format's catch-up for as long as it runs.
+ */
+export function formatLockName(base: string, format: number = INDEX_FORMAT): string {
+	return `${base}-f${format}`;
+}
+
 /** Generation file name for `generation` of format `format`. */
 export function generationFileName(generation: string, format: number = INDEX_FORMAT): string {
 	return `index-f${format}-${generation}.sqlite`;

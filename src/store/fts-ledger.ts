@@ -95,6 +95,37 @@ export function ledgerEven(db: Pick<SqliteDb, "prepare">): boolean {
 	return row.even === 1;
 }
 
+/**
+ * What the full-text file has not committed yet: the store file commits each write transaction before its full-text
+ * file, so for a moment a source can be synced to its end while its words are not searchable (coverage must not count
+ * it: source-counts.ts). `behind` is true when the store half counts more transactions than the full-text half;
+ * `indexed` is how many of the sources the store half names are synced to their end without error.
+ */
+export interface FtsLag {
+	behind: boolean;
+	indexed: number;
+}
+
+/**
+ * Reads both halves in one statement, which takes its snapshot of the store file before the full-text file's: a
+ * full-text file at least as new as the store file it is compared with. A caller that counted sources before calling
+ * this reads a store file here at least as new as the counted one (a counted source is only further along here).
+ */
+export function ftsLag(db: { prepare(sql: string): { get(...params: unknown[]): unknown } }): FtsLag {
+	const store = place("store", FTS_SCHEMA);
+	const fts = place("fts", FTS_SCHEMA);
+	const value = (p: typeof store, key: string) => `(SELECT value FROM ${p.table} WHERE key = '${key}')`;
+	const row = db
+		.prepare(
+			`SELECT coalesce(CAST(${value(store, store.seq)} AS INTEGER), 0) > coalesce(CAST(${value(fts, fts.seq)} AS INTEGER), 0)
+				AS behind,
+			(SELECT count(*) FROM main.sources WHERE synced_at IS NOT NULL AND last_error IS NULL
+				AND id IN (SELECT value FROM json_each(coalesce(${value(store, store.sources)}, '[]')))) AS indexed`,
+		)
+		.get() as { behind: number; indexed: number };
+	return row.behind === 1 ? { behind: true, indexed: row.indexed } : { behind: false, indexed: 0 };
+}
+
 /** Sets one half (inside the caller's transaction on that file). */
 function writeLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, entry: LedgerEntry, ftsSchema: string): void {
 	const p = place(half, ftsSchema);

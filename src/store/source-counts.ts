@@ -1,4 +1,5 @@
 import type { Coverage } from "../contract.js";
+import { ftsLag } from "./fts-ledger.js";
 
 /**
  * How many session files the index holds and in what state: the numbers behind every Coverage. Answered from the
@@ -39,6 +40,10 @@ export interface CoverageFacts {
 	readOnlyReason?: string;
 }
 
+function knownSourcesRow(db: CountDb): { value: string } | undefined {
+	return db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as { value: string } | undefined;
+}
+
 /**
  * The one coverage computation (extension, CLI, `--no-sync`, query services). `known` is the larger of the rows
  * and the last discovery's count, so a file that failed before its row existed (disk full) still counts as
@@ -46,16 +51,17 @@ export interface CoverageFacts {
  */
 export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverage {
 	const counts = sourceCounts(db);
-	const knownRow = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
-		| { value: string }
-		| undefined;
-	const { indexed, failed } = counts;
+	const knownRow = knownSourcesRow(db);
+	// A source whose words the full-text file has not committed is not indexed yet: it counts as pending.
+	const lag = ftsLag(db);
+	const { failed } = counts;
+	const indexed = Math.max(0, counts.indexed - lag.indexed);
 	const known = Math.max(counts.total, Number(knownRow?.value ?? 0));
 	const pending = Math.max(0, known - indexed - failed);
 	const rebuilding = facts.rebuilding === true;
 	// Until a discovery has run, nobody knows how many sessions exist: a fresh index is never "complete".
 	const neverScanned = knownRow === undefined;
-	const partial = pending > 0 || failed > 0 || rebuilding || neverScanned;
+	const partial = pending > 0 || failed > 0 || rebuilding || neverScanned || lag.behind;
 	const parts = [
 		neverScanned
 			? `${indexed} session files indexed, no discovery yet`
@@ -63,6 +69,7 @@ export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverag
 	];
 	if (pending) parts.push(`${pending} pending`);
 	if (failed) parts.push(`${failed} failed (unreadable or not indexable)`);
+	if (lag.behind) parts.push("the newest text is not yet searchable");
 	if (rebuilding) parts.push("rebuild running");
 	else if (facts.catchingUp) parts.push("catch-up running");
 	if (facts.readOnlyReason) parts.push(`read-only store: ${facts.readOnlyReason}`);
@@ -75,4 +82,13 @@ export function computeCoverage(db: CountDb, facts: CoverageFacts = {}): Coverag
 		partial,
 		note: `${partial ? "partial" : "complete"}: ${parts.join(", ")}`,
 	};
+}
+
+/**
+ * True when a catch-up would add what the index lacks: files pending (discovered and not indexed, or their words not
+ * yet committed), or no discovery yet (a fresh generation). Failed files alone are not: a catch-up would fail on
+ * them again, and the hot path retries the caller's own before each tool call.
+ */
+export function catchUpWanted(db: CountDb): boolean {
+	return computeCoverage(db).pending > 0 || knownSourcesRow(db) === undefined;
 }

@@ -76,6 +76,18 @@ export function resolveSessionFile(cwd: string, file: string | undefined): strin
 /** How often a first call rechecks coverage while it waits for catch-up. */
 const COLD_WAIT_POLL_MS = 50;
 
+/**
+ * How often a running Pi looks for an index that is partial while nobody catches up (another Pi's catch-up, for which
+ * this one's was skipped, quit or died; the index directory was deleted), and the least time between two catch-ups
+ * it starts so. A check is a stat of the pointer and of the lock and a few counts on partial indexes.
+ */
+export const RESUME_CHECK_MS = 3_000;
+/**
+ * The longest wait between two such catch-ups while they end without making the index complete (one that fails, a
+ * disk that is full): the wait doubles from RESUME_CHECK_MS up to this, and starts again once the index is complete.
+ */
+const RESUME_BACKOFF_MAX_MS = 300_000;
+
 /** This process's catch-up runs and has not yet counted the session files (IndexManager.progress). */
 function undiscovered(index: WorkspaceIndex): boolean {
 	return index.manager.catchUpRunning && index.manager.progress === undefined;
@@ -92,6 +104,12 @@ export class IndexRuntime {
 	private coldWaitDone = false;
 	private unsubscribe: (() => void) | undefined;
 	private catchUpPromise: Promise<CatchUpOutcome> | undefined;
+	/** Looks for a partial index nobody catches up (RESUME_CHECK_MS). */
+	private resumeTimer: NodeJS.Timeout | undefined;
+	private resumeChecking = false;
+	/** No catch-up is resumed before this time; `resumeGap` is the next wait (it doubles, see RESUME_BACKOFF_MAX_MS). */
+	private resumeAt = 0;
+	private resumeGap = RESUME_CHECK_MS;
 	private readonly sessionFile: string | undefined;
 	/** Syncs under way: close waits for them, so a turn_end sync is never cut off by a shutdown's close. */
 	private readonly syncing = new Set<Promise<unknown>>();
@@ -128,7 +146,12 @@ export class IndexRuntime {
 			}
 			this.index = index;
 			this.unsubscribe = index.manager.onProgress((p) => this.options.onProgress?.(p));
-			if (this.options.catchUp !== false && index.config.catchUp.enabled && !this.finishing) this.startCatchUp();
+			if (this.options.catchUp !== false && index.config.catchUp.enabled && !this.finishing) {
+				this.startCatchUp();
+				this.resumeTimer = setInterval(() => void this.resumeIfIdle(), RESUME_CHECK_MS);
+				// The timer must not keep Pi alive on its own.
+				this.resumeTimer.unref();
+			}
 			return index;
 		} catch (err) {
 			this.openError = publicReason(err);
@@ -178,6 +201,36 @@ export class IndexRuntime {
 		return this.catchUpPromise;
 	}
 
+	/**
+	 * Starts a catch-up when the index is partial and nobody catches up (IndexManager.needsCatchUp): every
+	 * RESUME_CHECK_MS and before every tool call, so a catch-up skipped because another Pi held the lock is resumed
+	 * once that Pi quits or dies, and a deleted index directory is refilled. Never throws; does not wait for the run.
+	 */
+	private async resumeIfIdle(): Promise<void> {
+		const index = this.index;
+		if (!index || this.closed || this.finishing || this.catchUpPromise || this.resumeChecking) return;
+		if (Date.now() < this.resumeAt || this.options.catchUp === false || !index.config.catchUp.enabled) return;
+		this.resumeChecking = true;
+		try {
+			if (!(await index.manager.needsCatchUp())) {
+				this.resumeGap = RESUME_CHECK_MS;
+				return;
+			}
+			if (this.closed || this.catchUpPromise) return;
+			this.log("info", "catch_up_resumed");
+			void this.startCatchUp().then((outcome) => {
+				// Another process took the lock first: it catches up, and the next check sees whether it still does.
+				if (outcome.kind === "skipped") return;
+				this.resumeAt = Date.now() + this.resumeGap;
+				this.resumeGap = Math.min(this.resumeGap * 2, RESUME_BACKOFF_MAX_MS);
+			});
+		} catch (err) {
+			if (!(await this.recover(index, err))) this.log("warn", "resume_check_failed", errorFields(err));
+		} finally {
+			this.resumeChecking = false;
+		}
+	}
+
 	/** Rebuilds the whole index into a new generation (under the rebuild lock), then follows it. */
 	async rebuild(): Promise<RebuildOutcome> {
 		const index = await this.ready();
@@ -216,6 +269,7 @@ export class IndexRuntime {
 		const sessionFile = resolveSessionFile(who.cwd, who.sessionFile);
 		// The caller's own file failing to sync must not hide the rest of the corpus: it is logged, not thrown.
 		const synced = await this.syncSessionFile(who.cwd, who.sessionFile);
+		await this.resumeIfIdle();
 		let coverage = await index.manager.coverage();
 		if (!this.coldWaitDone && (coverage.partial || undiscovered(index))) {
 			this.coldWaitDone = true;
@@ -314,6 +368,7 @@ export class IndexRuntime {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
+		clearInterval(this.resumeTimer);
 		this.unsubscribe?.();
 		await Promise.allSettled([...this.syncing]);
 		const index = await this.opening;

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Coverage, EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
+import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
+import { REBUILD_LOCK } from "../../src/ingest/rebuild.js";
 import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
 import { coverageText } from "../../src/text/coverage-text.js";
 import { type CliRun, cli, hasStack, hermeticEnv, json, makeAgentDir, PRINT_TOOL, RICH } from "./cli-harness.js";
@@ -76,7 +78,7 @@ describe("reindex and status", () => {
 			readOnly: false,
 			discoveredFiles: 10,
 			coverage: { known: 10, indexed: 10, partial: false },
-			locks: { "catch-up": { locked: false }, rebuild: { locked: false }, store: { locked: false } },
+			locks: { [CATCH_UP_LOCK]: { locked: false }, [REBUILD_LOCK]: { locked: false }, store: { locked: false } },
 			config: { files: [], problems: [] },
 		});
 		const counts = s.counts as { sources: number; events: number; fragments: number };
@@ -89,7 +91,7 @@ describe("reindex and status", () => {
 		expect(h.code).toBe(0);
 		expect(h.stdout).toContain(`index dir   ${join(agentDir, "event-index")}`);
 		expect(h.stdout).toMatch(/counts {6}10 sources, \d+ events, \d+ fragments/);
-		expect(h.stdout).toMatch(/catch-up {2}free/);
+		expect(h.stdout).toContain(`${CATCH_UP_LOCK.padEnd(12)} free`);
 		// Coverage worded as the tools word it.
 		expect(h.stdout.split("\n")).toContain(coverageText(s.coverage as Coverage));
 	});

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchResult } from "../../src/contract.js";
+import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
 import { tryLock } from "../../src/store/lock.js";
 import { BIN, cli, finished, hasStack, hermeticEnv, json, makeAgentDir, startCli } from "./cli-harness.js";
 
@@ -104,7 +105,7 @@ describe("verify and reindex --full", () => {
 
 describe("the catch-up lock held by another process", () => {
 	it("reindex --no-wait fails clearly, reindex waits, queries answer without waiting, status names the holder", async () => {
-		const lock = await tryLock(indexDir, "catch-up");
+		const lock = await tryLock(indexDir, CATCH_UP_LOCK);
 		expect(lock).toBeDefined();
 		try {
 			const [noWait, status, search] = await Promise.all([
@@ -118,7 +119,7 @@ describe("the catch-up lock held by another process", () => {
 			expect(noWait.stderr).toMatch(/is catching up the index in .*index; try again later/);
 			expect(hasStack(noWait.stderr)).toBe(false);
 			const locks = json<{ locks: Record<string, { locked: boolean; holder?: { pid: number } }> }>(status).locks;
-			expect(locks["catch-up"]).toMatchObject({ locked: true, holder: { pid: process.pid } });
+			expect(locks[CATCH_UP_LOCK]).toMatchObject({ locked: true, holder: { pid: process.pid } });
 			expect(search.code, search.stderr).toBe(0);
 			const result = json<EventSearchResult>(search);
 			expect(result.hits.length).toBeGreaterThan(0);

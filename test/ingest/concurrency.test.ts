@@ -6,6 +6,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { openStore } from "../../src/store/open-store.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
@@ -93,7 +94,7 @@ describe("crash safety", () => {
 			// Kill after some progress at a random moment: inside transactions, between them, holding the lock.
 			await waitFor(() => indexer.out.includes("progress") || indexer.exitCode !== null, 30_000);
 			await new Promise((r) => setTimeout(r, Math.floor(rand() * 300)));
-			if ((await lockHolderInfo(indexDir, "catch-up")).locked) killedWhileLocked++;
+			if ((await lockHolderInfo(indexDir, CATCH_UP_LOCK)).locked) killedWhileLocked++;
 			indexer.kill("SIGKILL");
 			await indexer.exited;
 			await writer?.exited;

@@ -14,6 +14,7 @@ import { verifyIndex } from "../../src/ingest/verify.js";
 import { ftsFilePath, openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { readLedger } from "../../src/store/fts-ledger.js";
 import { openStore } from "../../src/store/open-store.js";
+import { computeCoverage } from "../../src/store/source-counts.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir, tempGeneration } from "./temp-store.js";
 
@@ -47,6 +48,8 @@ describe("the commit ledger of the two store files", () => {
 		expect(readLedger(db, "store").seq).toBe(readLedger(db, "fts").seq + 1);
 		expect(hits(db, "kestrel")).toBe(0);
 		expect(verifyIndex(db, roots).differences.map((d) => d.kind)).toContain("fts-differs");
+		// Coverage follows the full-text file: the source whose words are missing is pending, not indexed.
+		expect(computeCoverage(db)).toMatchObject({ indexed: 0, pending: 1, partial: true });
 
 		// The next writer repairs first: the torn source goes, and this sync indexes it again from byte 0.
 		const next = await new SourceSyncer(db).sync(path);

@@ -14,7 +14,8 @@ import type { CandidateRow } from "./candidates.js";
 export interface EventGroup {
 	best: CandidateRow;
 	count: number;
-	others: string[];
+	/** Ords of the other matching fragments of the event (bounded); hits.ts names them. */
+	others: number[];
 	/** The same event copied into forked sessions, folded into this one: the copies' best rows. */
 	forkCopies?: CandidateRow[];
 }
@@ -53,7 +54,7 @@ export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][],
 		if (group === undefined) groups.set(key, { best: row, count: 1, others: [] });
 		else {
 			group.count++;
-			if (group.others.length < otherIds) group.others.push(`${row.entryId}#${row.ord}`);
+			if (group.others.length < otherIds) group.others.push(row.ord);
 		}
 	}
 	return [...groups.values()];

@@ -4,6 +4,7 @@ import type { EventSearchHit } from "../../contract.js";
 import { decodeFragmentText, type StoredFragmentText } from "../../store/fragment-text.js";
 import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { get, type QueryDb } from "../db.js";
+import { entryName } from "../entry-occurrence.js";
 import { makeSnippet, snippetFromStart } from "../snippet.js";
 import { type StoredText, wholeText } from "../whole-text.js";
 import type { EventGroup } from "./coalesce.js";
@@ -22,12 +23,15 @@ export function toHit(
 		stored === undefined
 			? ""
 			: snippetOf(db, { id: best.fragmentId, text: stored.text, charCount: best.charCount }, needles, snippetChars);
+	// An entry that a later one of its id shadows is named by its occurrence (entry-occurrence.ts), so that reading
+	// the hit reads this entry.
+	const entryId = entryName(db, best);
 	const hit: EventSearchHit = {
 		sessionId: best.sessionId,
 		cwd: best.cwd,
-		entryId: best.entryId,
+		entryId,
 		entryType: best.entryType,
-		matchingFragmentId: `${best.entryId}#${best.ord}`,
+		matchingFragmentId: `${entryId}#${best.ord}`,
 		semanticKind: best.kind,
 		timestamp: best.timestamp,
 		branchState: best.branchState,
@@ -36,7 +40,7 @@ export function toHit(
 		matchingFragmentCount: count,
 	};
 	if (best.sessionName) hit.sessionName = best.sessionName;
-	if (others.length > 0) hit.otherFragmentIds = others;
+	if (others.length > 0) hit.otherFragmentIds = others.map((ord) => `${entryId}#${ord}`);
 	if (best.role) hit.role = best.role;
 	const toolName = best.fragmentToolName ?? best.eventToolName;
 	if (toolName) hit.toolName = toolName;
