@@ -12,7 +12,7 @@ import { allViaJson, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import type { RankCandidate } from "../rank.js";
 import { type PresenceScoring, presenceRankedWindow, withPresenceBonus } from "./presence-window.js";
-import { matchExpression, rankedWindow } from "./ranked-window.js";
+import { matchExpression, matchIds, rankedWindow } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
@@ -124,9 +124,6 @@ export function findCandidates(
 		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
 		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
-		const checks = plan.checks.filter((c) => c.sql !== "");
-		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
-		const params = checks.flatMap((c) => c.params);
 		const rows: CandidateRow[] = [];
 		let next = 0;
 		while (rows.length < limit && next < ranked.length) {
@@ -134,11 +131,9 @@ export function findCandidates(
 			const size = next === 0 ? Math.max(JOIN_SLICE, limit) : JOIN_SLICE;
 			const slice = ranked.slice(next, next + size).map((r) => r.id);
 			next += slice.length;
-			const checked = allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
-				JSON.stringify(slice),
-				...params,
-			]);
-			for (const row of checked) rows.push(Object.assign(row, { score: score.get(row.fragmentId) ?? 0 }));
+			for (const row of joinChecked(db, plan, slice)) {
+				rows.push(Object.assign(row, { score: score.get(row.fragmentId) ?? 0 }));
+			}
 		}
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
 		return { rows: rows.slice(0, limit), capped, more: rows.length > limit || next < ranked.length };
@@ -148,4 +143,36 @@ export function findCandidates(
 		log?.(`event_search failed for match ${JSON.stringify(match)}: ${(err as Error).message}`);
 		throw new QueryError("invalid_request", "The search could not be run; try simpler terms.");
 	}
+}
+
+/** The rows of fragments `ids` joined to their events and sessions, those that pass the plan's exact checks. */
+function joinChecked(db: QueryDb, plan: SearchPlan, ids: readonly number[]): Omit<CandidateRow, "score">[] {
+	const checks = plan.checks.filter((c) => c.sql !== "");
+	const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
+	return allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
+		JSON.stringify(ids),
+		...checks.flatMap((c) => c.params),
+	]);
+}
+
+/**
+ * Candidates of a search with no terms (a look-up by file: docs/query-language.md): the newest `cap` matches of the
+ * plan's tags, all joined and checked, newest first by timestamp. No text to rank by: every score is 0, so the
+ * hits' order is their tie order (rank.ts), newest first.
+ */
+export function listCandidates(
+	db: QueryDb,
+	plan: SearchPlan,
+	{ cap = MAX_RANKED_MATCHES, limit = SEARCH_CANDIDATE_LIMIT }: Pick<CandidateOptions, "cap" | "limit"> = {},
+): Candidates {
+	const window = matchIds(db, matchExpression(plan, []), cap + 1);
+	const ids = window ? (JSON.parse(window.ids) as number[]).sort((a, b) => b - a) : [];
+	const capped = ids.length > cap;
+	const rows: CandidateRow[] = [];
+	for (let at = 0; at < Math.min(ids.length, cap); at += SEARCH_CANDIDATE_LIMIT) {
+		const slice = ids.slice(at, Math.min(at + SEARCH_CANDIDATE_LIMIT, cap));
+		for (const row of joinChecked(db, plan, slice)) rows.push(Object.assign(row, { score: 0 }));
+	}
+	rows.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.fragmentId - a.fragmentId));
+	return { rows: rows.slice(0, limit), capped, more: rows.length > limit };
 }
