@@ -90,13 +90,13 @@ function wordPaths(word: string): string[] {
 	const eq = w.indexOf("=");
 	if (eq >= 0) w = w.slice(eq + 1);
 	else if (w.startsWith("-")) return [];
-	if (w === "" || w.length > MAX_WORD || w.includes("://") || NOT_A_PATH.test(w)) return [];
+	if (w === "" || w.length > MAX_WORD || w.includes("://")) return [];
 	// `file:line:col`, pytest's `file::Class::test`, `rev:file`: each part on its own.
 	return w.split(":").filter(isFileLike);
 }
 
 function isFileLike(part: string): boolean {
-	if (part === "" || /^\.{1,2}$/.test(part) || /^\/+$/.test(part)) return false;
+	if (part === "" || NOT_A_PATH.test(part) || /^\.{1,2}$/.test(part) || /^\/+$/.test(part)) return false;
 	if (part.includes("/")) return !/^[./]+$/.test(part);
 	return WITH_EXTENSION.test(part);
 }
