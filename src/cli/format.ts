@@ -123,7 +123,8 @@ export interface SearchExtras {
 }
 
 function searchHeading(query: string, r: EventSearchResult): string {
-	const q = JSON.stringify(query);
+	// An empty query is a look-up by file (--path alone).
+	const q = query.trim() === "" ? "those paths" : JSON.stringify(query);
 	if (r.hits.length === 0) return `no hits for ${q}`;
 	if (r.relaxed && r.tiers)
 		return r.tiers.allTerms === 0
