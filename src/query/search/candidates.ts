@@ -8,7 +8,7 @@
 import type { BranchState, SelectionState } from "../../contract.js";
 import { decodedSql, decodedTimestampSql } from "../../store/column-codes.js";
 import { isStoreDamage } from "../../store/db.js";
-import { allViaJson, type QueryDb } from "../db.js";
+import { all, allViaJson, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import type { RankCandidate } from "../rank.js";
 import { type PresenceScoring, presenceRankedWindow, withPresenceBonus } from "./presence-window.js";
@@ -147,12 +147,18 @@ export function findCandidates(
 
 /** The rows of fragments `ids` joined to their events and sessions, those that pass the plan's exact checks. */
 function joinChecked(db: QueryDb, plan: SearchPlan, ids: readonly number[]): Omit<CandidateRow, "score">[] {
-	const checks = plan.checks.filter((c) => c.sql !== "");
-	const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
+	const { where, params } = checkedWhere(plan);
 	return allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
 		JSON.stringify(ids),
-		...checks.flatMap((c) => c.params),
+		...params,
 	]);
+}
+
+/** The WHERE clause of the plan's exact checks (none: empty) and its parameters. */
+function checkedWhere(plan: SearchPlan): { where: string; params: Array<string | number> } {
+	const checks = plan.checks.filter((c) => c.sql !== "");
+	const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
+	return { where, params: checks.flatMap((c) => c.params) };
 }
 
 /**
@@ -168,11 +174,15 @@ export function listCandidates(
 	const window = matchIds(db, matchExpression(plan, []), cap + 1);
 	const ids = window ? (JSON.parse(window.ids) as number[]).sort((a, b) => b - a) : [];
 	const capped = ids.length > cap;
-	const rows: CandidateRow[] = [];
-	for (let at = 0; at < Math.min(ids.length, cap); at += SEARCH_CANDIDATE_LIMIT) {
-		const slice = ids.slice(at, Math.min(at + SEARCH_CANDIDATE_LIMIT, cap));
-		for (const row of joinChecked(db, plan, slice)) rows.push(Object.assign(row, { score: 0 }));
-	}
+	// Only the newest that pass the checks are joined whole: a stored timestamp orders as its instant (epoch ms; one
+	// kept as text sorts first, rare), and a whole join of the window cost about 5 µs a row.
+	const { where, params } = checkedWhere(plan);
+	const newest = all<{ id: number }>(
+		db,
+		`SELECT f.id AS id ${JOIN_FROM} ${where} ORDER BY e.timestamp DESC, f.id DESC LIMIT ?`,
+		[JSON.stringify(ids.slice(0, cap)), ...params, limit + 1],
+	).map((r) => r.id);
+	const rows = joinChecked(db, plan, newest).map((row): CandidateRow => Object.assign(row, { score: 0 }));
 	rows.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.fragmentId - a.fragmentId));
 	return { rows: rows.slice(0, limit), capped, more: rows.length > limit };
 }
