@@ -123,6 +123,8 @@ export interface EventSearchRequest {
 	kinds?: string[];
 	roles?: string[];
 	toolNames?: string[];
+	/** Files the events touched (read, edited, written, named by a bash command), docs/query-language.md. */
+	paths?: string[];
 	errorOnly?: boolean;
 	time?: { from?: string; to?: string };
 	branchStates?: BranchState[];

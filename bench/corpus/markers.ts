@@ -121,6 +121,25 @@ export const BENCH_QUERIES: readonly BenchQuery[] = [
 			rgPattern: MARKERS.common,
 		}),
 	),
+	// Look-up by file: the generator's calls name files of the text pool (node_modules of this checkout).
+	{
+		name: "paths: one file, no terms",
+		shape: "filter",
+		request: { query: "", paths: ["node_modules/@anthropic-ai/sdk/client.d.ts"] },
+		rgPattern: "node_modules/@anthropic-ai/sdk/client.d.ts",
+	},
+	{
+		name: "paths: a common base name, no terms",
+		shape: "filter",
+		request: { query: "", paths: ["README.md"] },
+		rgPattern: "README.md",
+	},
+	{
+		name: "common term + paths base name",
+		shape: "filter",
+		request: { query: MARKERS.common, paths: ["README.md"] },
+		rgPattern: MARKERS.common,
+	},
 	{ name: "CJK word", shape: "cjk", request: { query: MARKERS.cjk }, rgPattern: MARKERS.cjk, marker: "cjk" },
 	{
 		name: "thinking-only (0 hits)",

@@ -106,7 +106,8 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
 	search: {
 		summary: "search events of the sessions this workspace may read",
 		args: "QUERY",
-		minArgs: 1,
+		// No words with --path: a look-up by file (searchRequest says what is missing otherwise).
+		minArgs: 0,
 		maxArgs: Number.POSITIVE_INFINITY,
 		options: {
 			...searchFilterOptions(),

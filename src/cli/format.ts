@@ -126,7 +126,8 @@ export interface SearchExtras {
 }
 
 function searchHeading(query: string, r: EventSearchResult): string {
-	const q = JSON.stringify(query);
+	// An empty query is a look-up by file (--path alone).
+	const q = query.trim() === "" ? "those paths" : JSON.stringify(query);
 	if (r.hits.length === 0 && r.emptiedBy) {
 		return `no hits for ${q}: ${emptiedText(r.emptiedBy, (f) => flagOfField(f, "search") ?? f)}`;
 	}

@@ -116,7 +116,13 @@ async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: Index
  */
 export function searchRequest(positionals: string[], o: OptionValues, cwd: string): EventSearchRequest {
 	const req = { query: positionals.join(" "), ...filterRequest(o, cwd) } as EventSearchRequest;
-	parseFilters(req);
+	const filters = parseFilters(req);
+	if (positionals.length === 0 && !filters.some((f) => f.filter.field === "paths")) {
+		throw new UsageError(
+			"search takes QUERY (usage: pi-event-index search QUERY), or --path PATH alone; got none",
+			"wrong_arguments",
+		);
+	}
 	return req;
 }
 

@@ -27,6 +27,8 @@ export type FragmentRow = [
 	toolCallId: string | null,
 	body: FtsBody,
 	ownTags: string,
+	/** A tool call's own paths as JSON (fragments.files), or null. */
+	files: string | null,
 ];
 
 /**
@@ -82,6 +84,7 @@ export function eventRow(e: ProjectedEvent, dictionary?: PreparedDictionary): Ev
 			f.toolCallId ?? null,
 			ftsBody(f),
 			own,
+			f.files ? JSON.stringify(f.files) : null,
 		];
 	});
 	return [

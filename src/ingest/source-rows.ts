@@ -2,23 +2,40 @@
  * Row-level writes for one source: events, fragments, their FTS bodies, tree states and the checkpoint.
  * Every function here runs inside the caller's write transaction.
  */
+import { SEMANTIC_KINDS } from "../contract.js";
 import type { SkipReceipt } from "../parse/types.js";
 import { SYSTEM_ROLE } from "../project/conversation.js";
 import type { TreeNode, TreeStates } from "../project/types.js";
 import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN } from "../query/rank.js";
 import { AttributeSetWriter } from "../store/attribute-sets.js";
-import { decodedSql, decodedTimestampSql, encodeCode, storedSql } from "../store/column-codes.js";
+import { decodedSql, decodedTimestampSql, encodeCode, type StoredCode, storedSql } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { LedgerTouch, readLedger, repairLedger, sealLedger } from "../store/fts-ledger.js";
 import { type TextDictionaryCache, textDictionaryOf } from "../store/text-dictionary.js";
-import { fragmentTags, placedTags, sourceTags, type TagFacts } from "../text/fragment-tags.js";
+import { fragmentPaths, fragmentTags, pathTags, placedTags, sourceTags, type TagFacts } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
+import { CallFiles } from "./call-files.js";
 import { type IndexedEvent, isRetrieval, rowOf } from "./event-rows.js";
 
 /** Receipts kept per source (the count is kept in full). */
 export const MAX_RECEIPTS = 50;
+
+/** Each kind's stored code, back to its name (a kind this version has no code for is stored as its text). */
+const KIND_OF_CODE = new Map<StoredCode, string>(SEMANTIC_KINDS.map((k) => [encodeCode("kind", k), k]));
+const TOOL_RESULT_ROLE = encodeCode("role", "toolResult");
+
+/** A stored JSON list of paths (events.files, fragments.files), [] when unreadable. */
+function pathList(json: string | null): string[] {
+	if (json === null || json === "[]") return [];
+	try {
+		const value: unknown = JSON.parse(json);
+		return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+	} catch {
+		return [];
+	}
+}
 
 /** The checkpoint columns of `sources`, as read inside a sync transaction. */
 export interface SourceCheckpoint {
@@ -116,6 +133,7 @@ export class SourceRows {
 	private readonly cwdOfSource;
 	private readonly idUse;
 	private readonly attributeSets;
+	private readonly callFiles;
 	private readonly dictionary: TextDictionaryCache;
 	private readonly updates = new Map<string, ReturnType<SqliteDb["prepare"]>>();
 
@@ -124,6 +142,7 @@ export class SourceRows {
 		private readonly fts: FtsWrites = directFtsWrites(db),
 	) {
 		this.attributeSets = new AttributeSetWriter(db);
+		this.callFiles = new CallFiles(db);
 		this.dictionary = textDictionaryOf(db);
 		this.byPath = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE path = ?`);
 		this.byIdentity = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE dev = ? AND ino = ?`);
@@ -136,14 +155,15 @@ export class SourceRows {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
 		this.insertFragment = db.prepare(
-			`INSERT INTO fragments (id, source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO fragments (id, source_id, event_seq, ord, kind, text, char_count, tool_name, tool_call_id, files)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		);
 		this.nextSlot = db.prepare(`SELECT coalesce(max(id) / ${ID_STRIDE}, -1) + 1 AS slot FROM fragments`);
 		this.fragmentIdsOfSource = db.prepare<[number], { id: number }>("SELECT id FROM fragments WHERE source_id = ?");
 		this.eventFragments = db.prepare(
 			`SELECT f.id, f.ord, ${decodedSql("kind", "f.kind")} AS kind, f.text, f.char_count AS charCount,
-				f.tool_name AS toolName, ${decodedSql("entryType", "e.entry_type")} AS entryType,
+				f.tool_name AS toolName, f.files AS ownFiles, e.files AS eventFiles,
+				${decodedSql("entryType", "e.entry_type")} AS entryType,
 				${decodedSql("role", "e.role")} AS role, e.tool_name AS eventToolName, e.is_error AS isError,
 				${decodedTimestampSql("e.timestamp")} AS timestamp, s.cwd, s.path,
 				e.byte_start AS byteStart, e.byte_end AS byteEnd, e.line_hash AS lineHash
@@ -188,12 +208,14 @@ export class SourceRows {
 
 	/** Drops every derived row of a source (its FTS rows here, its fragments by cascade). */
 	clear(sourceId: number): void {
+		this.callFiles.clear();
 		this.deleteFtsRows(sourceId);
 		this.deleteEvents.run(sourceId);
 	}
 
 	/** Drops a source with all its rows. */
 	remove(sourceId: number): void {
+		this.callFiles.clear();
 		this.deleteFtsRows(sourceId);
 		this.deleteSource.run(sourceId);
 	}
@@ -223,6 +245,7 @@ export class SourceRows {
 
 	/** After a ROLLBACK: forgets what the transaction touched, and its full-text writes. */
 	abandonWrite(): void {
+		this.callFiles.clear();
 		this.touched.take();
 		this.fts.abandon();
 	}
@@ -262,10 +285,15 @@ export class SourceRows {
 				byteEnd,
 				attrs,
 				shared,
-				files,
+				ownFiles,
 				fragments,
 			] = rowOf(e, dictionary);
 			const s = states(seq);
+			// A tool result's files are its call's (call-files.ts).
+			const files =
+				role === TOOL_RESULT_ROLE && callId !== null && ownFiles === "[]"
+					? this.callFiles.filesOf(sourceId, seq, callId)
+					: ownFiles;
 			this.insertEvent.run(
 				sourceId,
 				seq,
@@ -287,15 +315,38 @@ export class SourceRows {
 				encodeCode("branchState", s.branchState),
 				encodeCode("selectionState", s.selectionState),
 			);
-			for (const [weight, ord, kind, stored, charCount, fragmentTool, fragmentCall, body, own] of fragments) {
+			const eventPaths = pathList(files);
+			for (const row of fragments) {
+				const [weight, ord, kind, stored, charCount, fragmentTool, fragmentCall, body, own, callFiles] = row;
 				const id = slot++ * ID_STRIDE + weight;
-				this.insertFragment.run(id, sourceId, seq, ord, kind, stored, charCount, fragmentTool, fragmentCall);
+				this.insertFragment.run(id, sourceId, seq, ord, kind, stored, charCount, fragmentTool, fragmentCall, callFiles);
+				const paths = this.pathsOf(
+					sourceId,
+					seq,
+					KIND_OF_CODE.get(kind) ?? String(kind),
+					fragmentCall,
+					callFiles,
+					eventPaths,
+				);
 				const text = typeof body === "string" ? body : body();
-				this.fts.insert(id, text, placedTags(source, own, s.branchState, s.selectionState));
+				this.fts.insert(id, text, placedTags(source, own, s.branchState, s.selectionState, pathTags(paths, cwd)));
 				fragmentCount++;
 			}
 		}
 		return fragmentCount;
+	}
+
+	/** The files a fragment being inserted touches (fragmentPaths); a tool call's are remembered for its result. */
+	private pathsOf(
+		sourceId: number,
+		seq: number,
+		kind: string,
+		callId: string | null,
+		callFiles: string | null,
+		eventPaths: readonly string[],
+	): readonly string[] {
+		if (kind === "tool_call" && callId !== null) this.callFiles.remember(sourceId, seq, callId, callFiles);
+		return fragmentPaths(kind, pathList(callFiles), eventPaths);
 	}
 
 	/**
@@ -339,6 +390,7 @@ export class SourceRows {
 				timestamp: f.timestamp,
 				branchState: states.branchState,
 				selectionState: states.selectionState,
+				paths: fragmentPaths(f.kind, pathList(f.ownFiles), pathList(f.eventFiles)),
 			};
 			this.fts.insert(f.id, searchText(text), fragmentTags(facts));
 		}
@@ -412,6 +464,8 @@ interface FragmentForTags extends EventLine {
 	text: StoredFragmentText;
 	charCount: number;
 	toolName: string | null;
+	ownFiles: string | null;
+	eventFiles: string;
 	role: string | null;
 	eventToolName: string | null;
 	isError: number;

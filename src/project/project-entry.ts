@@ -7,6 +7,7 @@ import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole 
 import type { LongValues, ParsedEntry } from "../parse/types.js";
 import { storedPart } from "../store/fragment-text.js";
 import { codePointLength } from "../text/code-points.js";
+import { pathsFromCommand } from "./command-paths.js";
 import { SYSTEM_ROLE } from "./conversation.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
 import { PieceCursor, streamPieces, textPieces } from "./text-pieces.js";
@@ -161,6 +162,7 @@ function projectMessage(b: EventBuilder, message: unknown): void {
 			const m = messageOf(message, "bashExecution");
 			b.fragment("bash_command", m.command);
 			b.fragment("bash_output", m.output);
+			b.files(pathsFromCommand(m.command));
 			const exitCode = typeof m.exitCode === "number" ? m.exitCode : null;
 			event.isError = (exitCode !== null && exitCode !== 0) || m.cancelled === true;
 			event.attributes.exitCode = exitCode;
@@ -204,9 +206,10 @@ function projectAssistant(b: EventBuilder, message: PiMessageLine<"assistant">):
 				const block = item as PiAssistantBlock<"toolCall">;
 				const name = typeof block.name === "string" ? block.name : "";
 				const callId = typeof block.id === "string" ? block.id : undefined;
-				b.fragment("tool_call", renderToolCall(name, block.arguments), name || undefined, callId);
+				const paths = pathsFromArguments(block.arguments);
+				b.fragment("tool_call", renderToolCall(name, block.arguments), name || undefined, callId, paths);
 				if (name && event.toolName === undefined) event.toolName = name;
-				b.files(pathsFromArguments(block.arguments));
+				b.files(paths);
 			}
 		}
 	} else if (typeof message.content === "string") {
@@ -242,7 +245,7 @@ class EventBuilder {
 	 * One fragment of `kind` per piece of `text` (textPieces: one unless the text is long), blank pieces left out. A
 	 * text holding a long line's values (LongValues) is cut as it is read, and each piece keeps only its head.
 	 */
-	fragment(kind: SemanticKind, text: unknown, toolName?: string, toolCallId?: string): void {
+	fragment(kind: SemanticKind, text: unknown, toolName?: string, toolCallId?: string, files?: string[]): void {
 		if (typeof text !== "string") return;
 		const long = this.longValues?.holds(text) ? this.longValues : undefined;
 		const cursor = long && new PieceCursor(() => streamPieces(long.parts(text)));
@@ -258,6 +261,7 @@ class EventBuilder {
 			};
 			if (toolName !== undefined) f.toolName = toolName;
 			if (toolCallId !== undefined) f.toolCallId = toolCallId;
+			if (files !== undefined && files.length > 0) f.files = files;
 			if (cursor) f.piece = { read: () => cursor.at(at) };
 			this.event.fragments.push(f);
 		}

@@ -2,6 +2,7 @@
  * Tool-call arguments as searchable text: one `key: value` line per leaf, string values verbatim (not JSON-escaped,
  * so multi-line content keeps its words and lines), nested keys as `a.b` and `a[0]`.
  */
+import { pathsFromCommand } from "./command-paths.js";
 import { isRecord } from "./text-utils.js";
 
 /** Nesting below this depth is rendered as "…" (arguments are model-written and may be arbitrarily deep). */
@@ -43,7 +44,10 @@ function renderInto(lines: string[], path: string, value: unknown, depth: number
 /** Keys of tool arguments that name one file. */
 const PATH_KEYS = ["path", "file_path", "filePath"] as const;
 
-/** Paths named by a tool call's top-level arguments (`path`, `file_path`, `filePath`, `paths[]`). */
+/**
+ * Paths named by a tool call's top-level arguments (`path`, `file_path`, `filePath`, `paths[]`), then the files its
+ * `command` argument names when it has one (a shell command: command-paths.ts).
+ */
 export function pathsFromArguments(args: unknown): string[] {
 	if (!isRecord(args)) return [];
 	const out: string[] = [];
@@ -55,6 +59,7 @@ export function pathsFromArguments(args: unknown): string[] {
 	if (Array.isArray(many)) {
 		for (const v of many) if (typeof v === "string" && v !== "") out.push(v);
 	}
+	for (const p of pathsFromCommand(args.command)) if (!out.includes(p)) out.push(p);
 	return out;
 }
 

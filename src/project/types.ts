@@ -12,6 +12,8 @@ export interface ProjectedFragment {
 	/** tool_call: the call's tool and id. A tool_result's are its event's (ProjectedEvent). */
 	toolName?: string;
 	toolCallId?: string;
+	/** tool_call: the paths its own arguments name (render-arguments.ts pathsFromArguments), when any. */
+	files?: string[];
 	/**
 	 * Set on a piece of a long line's text (a line read without holding it whole, ingest/long-line-read.ts): `text` is
 	 * then only the piece's stored head (store/fragment-text.ts storedPart), and `read()` reads the whole piece again
@@ -39,7 +41,10 @@ export interface ProjectedEvent {
 	linkId?: string;
 	/** Small scalar metadata (model, thinking level, exit code, custom type, stop reason…). */
 	attributes: Record<string, string | number | boolean | null>;
-	/** Paths named by tool arguments or summary details (file evidence for traces). */
+	/**
+	 * Paths named by tool arguments, a bash command or summary details (file evidence for traces and the `paths`
+	 * filter). A tool result's are its call's, filled in by the writer (ingest/source-rows.ts).
+	 */
 	files: string[];
 	/** session_info: the name it sets ("" clears). */
 	sessionName?: string;

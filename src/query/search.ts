@@ -8,7 +8,7 @@ import type { CallerContext } from "./caller.js";
 import type { QueryDb } from "./db.js";
 import { RERANK_LIMIT } from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
-import { findCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
+import { findCandidates, listCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
 import { coalesce, foldForkCopies, shownKeys } from "./search/coalesce.js";
 import { emptiedBy } from "./search/emptied-by.js";
 import { toHit } from "./search/hits.js";
@@ -50,17 +50,21 @@ export function searchEvents(
 	if (plan.empty)
 		return withEmptyReason(db, plan, { hits: [], truncated: false, limit, coverage: coverageOf(db, options) });
 
-	const found = findCandidates(
-		db,
-		plan,
-		plan.terms.map((t) => t.match),
-		{
-			limit: candidateRows(limit),
-			exactForms: plan.terms.map((t) => t.exactForm),
-			typedPhrase: plan.terms.some(typedAsPhrase),
-			log: options.log,
-		},
-	);
+	// No terms: a look-up by file (request.ts allows an empty query with `paths`), newest first.
+	const found =
+		plan.terms.length === 0
+			? listCandidates(db, plan, { limit: candidateRows(limit) })
+			: findCandidates(
+					db,
+					plan,
+					plan.terms.map((t) => t.match),
+					{
+						limit: candidateRows(limit),
+						exactForms: plan.terms.map((t) => t.exactForm),
+						typedPhrase: plan.terms.some(typedAsPhrase),
+						log: options.log,
+					},
+				);
 	const window = limit * FOLD_WINDOW_PAGES;
 	const full = foldForkCopies(
 		db,
@@ -73,7 +77,7 @@ export function searchEvents(
 		window,
 	);
 	const relaxed =
-		full.length < limit
+		full.length < limit && plan.terms.length > 0
 			? relaxedTiers(db, plan, limit - full.length, shownKeys(full), otherFragmentIds, options.log)
 			: undefined;
 	const partial = relaxed ? foldForkCopies(db, relaxed.groups, window) : [];

@@ -26,8 +26,10 @@
  * two-thread pass writes it from a third thread.
  * 11: Pi 1.x sessions (project/conversation.ts): system messages are never indexed, an attempt a `context_edit`
  * omits is `not-selected`, system messages a compaction keeps are `summarized`; `context_edit` and `usage` have codes.
+ * 12: path tags (fragment-tags.ts `pathTags`) for the `paths` search filter, a tool call's own paths on its fragment
+ * (migration 0013) and a tool result's files taken from its call.
  */
-export const INDEX_FORMAT = 11;
+export const INDEX_FORMAT = 12;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

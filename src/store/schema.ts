@@ -148,6 +148,8 @@ export const fragments = sqliteTable(
 		charCount: integer("char_count").notNull(),
 		toolName: text("tool_name"),
 		toolCallId: text("tool_call_id"),
+		/** A tool call's own paths (JSON array; null for none and for other kinds): its path tags and its result's files. */
+		files: text("files"),
 	},
 	(t) => [
 		foreignKey({ columns: [t.sourceId, t.eventSeq], foreignColumns: [events.sourceId, events.seq] }).onDelete(

@@ -1,6 +1,7 @@
 /**
  * Filter tokens of the FTS document (`fragments_fts.tags`): one token per stable fact of a fragment (its source,
- * session cwd, kind, tool, error flag, retrieval-tool flag, timestamp buckets) and one for its pair of tree states.
+ * session cwd, kind, tool, error flag, retrieval-tool flag, timestamp buckets, the keys of the files it touches) and
+ * one for its pair of tree states.
  * Entry type and role get no token of their own: the kind implies them (KIND_ORIGINS in src/contract.ts), and every
  * token on every row costs the FTS index about 2 % of its size.
  * Every token starts with TAG_PREFIX, so a query needs no column filter (which would make FTS5 decode position
@@ -9,8 +10,10 @@
  * A filtered search adds them to its MATCH expression, so filters and authorization intersect INSIDE the full-text
  * index, before any cap on work (docs/query-language.md, "Filters before bounds"). Values are hashed into short
  * alphanumeric tokens (unicode61 keeps them whole); a collision only widens the candidates, because every filter is
- * re-checked in SQL on the rows it returns. Pure.
+ * re-checked in SQL on the rows it returns. Path keys are spelled, not hashed (`spelled`), so their tag alone is
+ * exact. Pure.
  */
+import { storedPathKeys } from "./path-keys.js";
 
 /** What the tags of one fragment that its event alone decides are derived from. */
 export interface OwnTagFacts {
@@ -28,6 +31,8 @@ export interface TagFacts extends OwnTagFacts {
 	cwd: string | null;
 	branchState: string;
 	selectionState: string;
+	/** The files it touches (fragmentPaths). */
+	paths: readonly string[];
 }
 
 /** 32-bit FNV-1a of the UTF-16 units, base 36: short, stable, dependency-free. */
@@ -38,6 +43,23 @@ function hash(value: string): string {
 		h = Math.imul(h, 0x01000193) >>> 0;
 	}
 	return h.toString(36);
+}
+
+/**
+ * `value` as a token of the letters and digits unicode61 keeps as they are, one to one: a-p, r-z and 0-9 stand for
+ * themselves, any other code point is `q` and two base-36 digits (below 1295), or `qzz` and four. No spelling is a
+ * prefix of another, so distinct values give distinct tokens.
+ */
+function spelled(value: string): string {
+	let out = "";
+	for (const ch of value) {
+		if (/[a-pr-z0-9]/.test(ch)) out += ch;
+		else {
+			const cp = ch.codePointAt(0) as number;
+			out += cp < 1295 ? `q${cp.toString(36).padStart(2, "0")}` : `qzz${cp.toString(36).padStart(4, "0")}`;
+		}
+	}
+	return out;
 }
 
 /** What every tag token starts with (lowercase: unicode61 folds case). */
@@ -63,7 +85,39 @@ export const tag = {
 	month: (ym: string) => `${TAG_PREFIX}m${ym}`,
 	year: (y: string) => `${TAG_PREFIX}y${y}`,
 	decade: (yyy: string) => `${TAG_PREFIX}x${yyy}`,
+	/** A file's key (text/path-keys.ts), spelled exactly. */
+	path: (key: string) => `${TAG_PREFIX}f${spelled(key)}`,
 } as const;
+
+/**
+ * Kinds whose fragments touch their event's files: a tool result (its call's files), a `!` command and its output,
+ * and a summary (the files its details list). A tool call touches its own paths (ProjectedFragment.files); the text
+ * around the calls of an assistant turn touches none.
+ */
+const EVENT_FILE_KINDS: ReadonlySet<string> = new Set([
+	"tool_result",
+	"bash_command",
+	"bash_output",
+	"compaction_summary",
+	"branch_summary",
+]);
+
+/** The files a fragment of `kind` touches, from its own paths (a tool call's) and its event's files. */
+export function fragmentPaths(
+	kind: string,
+	own: readonly string[] | null,
+	event: readonly string[],
+): readonly string[] {
+	if (kind === "tool_call") return own ?? [];
+	return EVENT_FILE_KINDS.has(kind) ? event : [];
+}
+
+/** The path tags of the files a fragment touches, their keys taken as the session's cwd sees them. */
+export function pathTags(paths: readonly string[], cwd: string | null): string {
+	if (paths.length === 0) return "";
+	const keys = new Set(paths.flatMap((p) => storedPathKeys(p, cwd)));
+	return [...keys].map(tag.path).join(" ");
+}
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
 
@@ -77,7 +131,13 @@ export function timeTags(timestamp: string): string[] {
 
 /** The `tags` column text of one fragment. */
 export function fragmentTags(f: TagFacts): string {
-	return placedTags(sourceTags(f.sourceId, f.cwd), ownTags(f), f.branchState, f.selectionState);
+	return placedTags(
+		sourceTags(f.sourceId, f.cwd),
+		ownTags(f),
+		f.branchState,
+		f.selectionState,
+		pathTags(f.paths, f.cwd),
+	);
 }
 
 /** The tags of a source and its session's cwd, which all its fragments share. */
@@ -95,9 +155,19 @@ export function ownTags(f: OwnTagFacts): string {
 	return out.join(" ");
 }
 
-/** The `tags` column text of a fragment from its source's tags (`sourceTags`), its own (`ownTags`) and its states. */
-export function placedTags(source: string, own: string, branchState: string, selectionState: string): string {
-	return `${source} ${own} ${tag.treeState(branchState, selectionState)}`;
+/**
+ * The `tags` column text of a fragment from its source's tags (`sourceTags`), its own (`ownTags`), its states and its
+ * path tags (`pathTags`).
+ */
+export function placedTags(
+	source: string,
+	own: string,
+	branchState: string,
+	selectionState: string,
+	paths: string,
+): string {
+	const placed = `${source} ${own} ${tag.treeState(branchState, selectionState)}`;
+	return paths === "" ? placed : `${placed} ${paths}`;
 }
 
 /** Earliest and latest years a time range cover reaches for an open bound (outside: no time tokens are used). */

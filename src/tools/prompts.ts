@@ -26,12 +26,14 @@ export const SEARCH_PROMPT: ToolPrompt = {
 		"proof; an empty result says whether no event contains any of the terms or which filters excluded them.",
 		"Quoted phrases are always required.",
 		filterPromptSentence(),
+		"With paths, the query may be empty: the events that touched those files, newest first.",
 		"The current session is searched only when sessionId names it, and never past this call. The result ends",
 		"with a coverage line; 'partial' means indexing is still catching up.",
 	].join(" "),
 	promptSnippet: "Search earlier Pi sessions for events (messages, tool calls/results, commands) by terms and filters",
 	promptGuidelines: [
 		"Use event_search first when the user refers to earlier sessions or past work; keep queries to a few distinctive terms and add filters (toolNames, roles, errorOnly, time) rather than long queries.",
+		'To recall what was done to a file, use event_search with paths (e.g. ["src/billing/retry.ts"], or a base name) and an empty query, or a few terms to narrow it; add errorOnly for its failing runs.',
 		"event_search returns small hits only; do not try to reconstruct a transcript from snippets — call event_read on the one hit that looks most useful.",
 	],
 };

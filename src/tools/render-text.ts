@@ -115,15 +115,20 @@ export function relaxedHeadline(result: EventSearchResult, query: string): strin
 	return `${head}:`;
 }
 
-/** Text of an event_search result. */
+/** Text of an event_search result (an empty query: a look-up by file, its hits newest first). */
 export function renderSearchText(result: EventSearchResult, query: string, ctx: RenderContext): string {
 	const lines: string[] = [];
 	const n = result.hits.length;
+	const byFile = query.trim() === "";
 	if (n === 0) {
-		const why = result.emptiedBy
-			? `${emptiedText(result.emptiedBy, (f) => f)} (drop or widen it to see them)`
-			: "no event contains any of its terms";
-		lines.push(`No events match ${field(quote(query))}: ${why}.`);
+		if (byFile && !result.emptiedBy) {
+			lines.push("No events touched those paths (no read, edit, write or bash command named them).");
+		} else {
+			const why = result.emptiedBy
+				? `${emptiedText(result.emptiedBy, (f) => f)} (drop or widen it to see them)`
+				: "no event contains any of its terms";
+			lines.push(`No events match ${byFile ? "those paths" : field(quote(query))}: ${why}.`);
+		}
 	} else if (result.relaxed && result.tiers) {
 		lines.push(relaxedHeadline(result, query));
 		result.hits.forEach((hit, i) => {
@@ -136,9 +141,10 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 		const more = result.rankedMatchCap
 			? ` (very broad: only the ${result.rankedMatchCap} most recently indexed matches were ranked — add terms or filters)`
 			: result.truncated
-				? ` (more matched; showing the best ${result.limit} — narrow the query or filters)`
+				? ` (more matched; showing the ${byFile ? "newest" : "best"} ${result.limit} — narrow the query or filters)`
 				: "";
-		lines.push(`${n} event${n === 1 ? "" : "s"} match ${field(quote(query))}${more}:`);
+		const subject = byFile ? "touched those paths, newest first" : `match ${field(quote(query))}`;
+		lines.push(`${n} event${n === 1 ? "" : "s"} ${subject}${more}:`);
 		result.hits.forEach((hit, i) => {
 			lines.push(hitLine(hit, i, ctx));
 		});

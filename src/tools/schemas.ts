@@ -51,7 +51,7 @@ function filterSchema(f: SearchFilter<never>): TSchema {
 export const searchParameters = Type.Object({
 	query: Type.String({
 		description:
-			'Plain terms and "quoted phrases". Events containing every term come first; when there are too few, events matching only some terms follow, marked with the terms they miss. Quoted phrases are always required. No operators, wildcards or column syntax.',
+			'Plain terms and "quoted phrases". Events containing every term come first; when there are too few, events matching only some terms follow, marked with the terms they miss. Quoted phrases are always required. No operators, wildcards or column syntax. May be empty when paths is given (the events that touched those files, newest first).',
 	}),
 	...Object.fromEntries(SEARCH_FILTERS.map((f) => [f.field, Type.Optional(filterSchema(f))])),
 });

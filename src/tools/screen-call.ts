@@ -23,7 +23,7 @@ export function searchFilterWords(a: Args): string[] {
 	if (time && typeof time === "object" && (time.from || time.to)) {
 		words.push(`time=${typeof time.from === "string" ? time.from : ""}..${typeof time.to === "string" ? time.to : ""}`);
 	}
-	for (const key of ["kinds", "roles", "toolNames", "branchStates", "selectionStates"]) {
+	for (const key of ["paths", "kinds", "roles", "toolNames", "branchStates", "selectionStates"]) {
 		const v = a[key];
 		if (Array.isArray(v) && v.length > 0) words.push(`${key}=${v.join(",")}`);
 	}

@@ -63,6 +63,7 @@ describe("fragmentTags", () => {
 			timestamp: "2026-01-31T23:59:59.000Z",
 			branchState: "alternate",
 			selectionState: "summarized",
+			paths: ["src/Ünïcode dir/retry.ts", "/tmp/q_q.QZZ"],
 		});
 		const tokens = unicode61Tokens(text);
 		expect(tokens).toEqual(text.split(" "));

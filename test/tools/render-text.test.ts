@@ -89,6 +89,19 @@ describe("renderSearchText", () => {
 		expect(many.split("\n")[0]).toContain("more matched; showing the best 1");
 	});
 
+	it("a look-up by file (an empty query) says what was looked up, newest first", () => {
+		const none = renderSearchText({ hits: [], truncated: false, limit: 10, coverage: complete }, "", { cwd: CWD });
+		expect(none.split("\n")[0]).toBe(
+			"No events touched those paths (no read, edit, write or bash command named them).",
+		);
+		const some = renderSearchText({ hits: [hit(1)], truncated: true, limit: 1, coverage: complete }, " ", {
+			cwd: CWD,
+		});
+		expect(some.split("\n")[0]).toBe(
+			"1 event touched those paths, newest first (more matched; showing the newest 1 — narrow the query or filters):",
+		);
+	});
+
 	it("a cwd outside the caller's is relative too, never absolute", () => {
 		const text = renderSearchText(
 			{ hits: [hit(1, { cwd: "/srv/other" })], truncated: false, limit: 10, coverage: complete },

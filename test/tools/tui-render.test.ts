@@ -225,6 +225,7 @@ describe.each([80, 160])("at %i columns", (width) => {
 			cwd: "/home/dev/some/very/deeply/nested/workspace/directory/projects/amber-north",
 			time: { from: "2026-12-01", to: "2026-12-31" },
 			kinds: ["user_text"],
+			paths: ["src/billing/retry.ts", "retry.test.ts"],
 			errorOnly: true,
 		};
 		const lines = renderCall("event_search", args, width);
@@ -235,6 +236,7 @@ describe.each([80, 160])("at %i columns", (width) => {
 		expect(text).toMatch(/ cwd=…\/(\w+\/)*projects\/amber-north /);
 		expect(text).toContain("time=2026-12-01..2026-12-31");
 		expect(text).toContain("kinds=user_text");
+		expect(text).toContain("paths=src/billing/retry.ts,retry.test.ts");
 		expect(text).toContain("errorOnly");
 	});
 

@@ -9,11 +9,11 @@ import type { BranchState, SelectionState } from "../../contract.js";
 import { decodedSql, decodedTimestampSql } from "../../store/column-codes.js";
 import { isStoreDamage } from "../../store/db.js";
 import type { SqlClause } from "../authorize.js";
-import { allViaJson, get, type QueryDb } from "../db.js";
+import { all, allViaJson, get, type QueryDb } from "../db.js";
 import { QueryError } from "../errors.js";
 import type { RankCandidate } from "../rank.js";
 import { type PresenceScoring, presenceRankedWindow, withPresenceBonus } from "./presence-window.js";
-import { matchExpression, rankedWindow } from "./ranked-window.js";
+import { matchExpression, matchIds, rankedWindow } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
 
 /** Matched fragments ranked per conjunction at most (the most recently indexed); see EventSearchResult.rankedMatchCap. */
@@ -134,9 +134,6 @@ export function findCandidates(
 		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
 		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;
 		const score = new Map(ranked.map((r) => [r.id, r.score]));
-		const checks = plan.checks.filter((c) => c.sql !== "");
-		const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
-		const params = checks.flatMap((c) => c.params);
 		const rows: CandidateRow[] = [];
 		let next = 0;
 		while (rows.length < limit && next < ranked.length) {
@@ -144,11 +141,9 @@ export function findCandidates(
 			const size = next === 0 ? Math.max(JOIN_SLICE, limit) : JOIN_SLICE;
 			const slice = ranked.slice(next, next + size).map((r) => r.id);
 			next += slice.length;
-			const checked = allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
-				JSON.stringify(slice),
-				...params,
-			]);
-			for (const row of checked) rows.push(Object.assign(row, { score: score.get(row.fragmentId) ?? 0 }));
+			for (const row of joinChecked(db, plan, slice)) {
+				rows.push(Object.assign(row, { score: score.get(row.fragmentId) ?? 0 }));
+			}
 		}
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
 		return { rows: rows.slice(0, limit), capped, more: rows.length > limit || next < ranked.length };
@@ -158,4 +153,46 @@ export function findCandidates(
 		log?.(`event_search failed for match ${JSON.stringify(match)}: ${(err as Error).message}`);
 		throw new QueryError("invalid_request", "The search could not be run; try simpler terms.");
 	}
+}
+
+/** The rows of fragments `ids` joined to their events and sessions, those that pass the plan's exact checks. */
+function joinChecked(db: QueryDb, plan: SearchPlan, ids: readonly number[]): Omit<CandidateRow, "score">[] {
+	const { where, params } = checkedWhere(plan);
+	return allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
+		JSON.stringify(ids),
+		...params,
+	]);
+}
+
+/** The WHERE clause of the plan's exact checks (none: empty) and its parameters. */
+function checkedWhere(plan: SearchPlan): { where: string; params: Array<string | number> } {
+	const checks = plan.checks.filter((c) => c.sql !== "");
+	const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
+	return { where, params: checks.flatMap((c) => c.params) };
+}
+
+/**
+ * Candidates of a search with no terms (a look-up by file: docs/query-language.md): the newest `cap` matches of the
+ * plan's tags, all joined and checked, newest first by timestamp. No text to rank by: every score is 0, so the
+ * hits' order is their tie order (rank.ts), newest first.
+ */
+export function listCandidates(
+	db: QueryDb,
+	plan: SearchPlan,
+	{ cap = MAX_RANKED_MATCHES, limit = SEARCH_CANDIDATE_LIMIT }: Pick<CandidateOptions, "cap" | "limit"> = {},
+): Candidates {
+	const window = matchIds(db, matchExpression(plan, []), cap + 1);
+	const ids = window ? (JSON.parse(window.ids) as number[]).sort((a, b) => b - a) : [];
+	const capped = ids.length > cap;
+	// Only the newest that pass the checks are joined whole: a stored timestamp orders as its instant (epoch ms; one
+	// kept as text sorts first, rare), and a whole join of the window cost about 5 µs a row.
+	const { where, params } = checkedWhere(plan);
+	const newest = all<{ id: number }>(
+		db,
+		`SELECT f.id AS id ${JOIN_FROM} ${where} ORDER BY e.timestamp DESC, f.id DESC LIMIT ?`,
+		[JSON.stringify(ids.slice(0, cap)), ...params, limit + 1],
+	).map((r) => r.id);
+	const rows = joinChecked(db, plan, newest).map((row): CandidateRow => Object.assign(row, { score: 0 }));
+	rows.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.fragmentId - a.fragmentId));
+	return { rows: rows.slice(0, limit), capped, more: rows.length > limit };
 }

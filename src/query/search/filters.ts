@@ -18,8 +18,16 @@ import {
 import { type CodedColumn, inCodesSql, timestampBoundSql } from "../../store/column-codes.js";
 import { didYouMean } from "../../text/did-you-mean.js";
 import { dayRangeTags, tag } from "../../text/fragment-tags.js";
-import { checkTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
-import { type AuthorizedRoots, isInsideRoot, normalizeRoot, pathInsideSql, type SqlClause } from "../authorize.js";
+import { askedPathKeys, foldPath, MAX_KEY_LENGTH } from "../../text/path-keys.js";
+import { checkTime, resolveTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
+import {
+	type AuthorizedRoots,
+	findWorkspaceRoot,
+	isInsideRoot,
+	normalizeRoot,
+	pathInsideSql,
+	type SqlClause,
+} from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { all, type QueryDb } from "../db.js";
 import { echo, invalidField } from "../errors.js";
@@ -235,6 +243,41 @@ const errorFilter: SearchFilter<true> = {
 	sql: () => ({ sql: "e.is_error = 1", params: [] }),
 };
 
+/** Paths one search may name at most. */
+export const MAX_PATHS = 32;
+
+const pathsFilter: SearchFilter<string[]> = {
+	field: "paths",
+	shape: { type: "strings" },
+	description:
+		"Only events that read, edited or wrote one of these files, or ran a bash command naming it (and those calls' results): a workspace-relative path (src/billing/retry.ts), any trailing part of one (billing/retry.ts), a base name (retry.ts) or an absolute path.",
+	promptName: "file paths",
+	flags: [
+		{
+			flag: "path",
+			value: "PATH",
+			help: "events that touched this file: a relative path, a trailing part of one or a base name (repeatable)",
+		},
+	],
+	parse(v) {
+		const list = stringList("paths", v);
+		if (list === undefined) return undefined;
+		if (list.length > MAX_PATHS) throw invalidField("paths", `names more than ${MAX_PATHS} paths.`);
+		for (const p of list) {
+			if (foldPath(p) === "" || foldPath(p) === "/") throw invalidField("paths", `has "${p}", which names no file.`);
+			if (p.length > MAX_KEY_LENGTH)
+				throw invalidField("paths", `has a path longer than ${MAX_KEY_LENGTH} characters.`);
+		}
+		return list;
+	},
+	tags(list, ctx) {
+		const anchors = { cwd: ctx.caller.cwd, root: findWorkspaceRoot(ctx.caller.cwd) };
+		return anyOf(list.flatMap((p) => askedPathKeys(p, anchors)).map(tag.path));
+	},
+	// The path tags spell each key exactly (fragment-tags.ts): the match inside the index is the exact check.
+	sql: () => ({ sql: "", params: [] }),
+};
+
 /** A normalized time range (ISO instants). */
 export interface TimeRange {
 	from?: string;
@@ -332,6 +375,7 @@ export const SEARCH_FILTERS: readonly SearchFilter<never>[] = [
 		"tool names",
 		{ flag: "tool", value: "NAME", help: "tool name (repeatable)" },
 	),
+	pathsFilter,
 	errorFilter,
 	timeFilter,
 	stateFilter(

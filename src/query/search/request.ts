@@ -88,8 +88,12 @@ function placeholders(n: number): string {
 export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerContext): SearchPlan {
 	if (req === null || typeof req !== "object") throw invalid("The search request must be an object.");
 	if (typeof req.query !== "string") throw invalid('"query" must be a string of terms and "quoted phrases".');
+	// An empty query is a look-up by file when `paths` is given (docs/query-language.md), an error otherwise.
+	const blank = req.query.trim() === "";
+	const analyzed = blank ? undefined : searchTerms(req.query);
 	const filters = parseFilters(req);
-	const { terms, asks } = searchTerms(req.query);
+	const { terms, asks } =
+		analyzed ?? (filters.some((f) => f.filter.field === "paths") ? { terms: [] } : searchTerms(""));
 	const auth = authorizedRoots(caller);
 	const ctx: FilterContext = { db, caller, auth };
 	const base: PlanRules = { tagMatches: [], tagExclusions: [], checks: [], empty: false };

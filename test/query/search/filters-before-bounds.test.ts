@@ -32,6 +32,8 @@ function oldSession(): string {
 	const f = lineFactory({ sessionId: OLD_ID, cwd: "/work/old", prefix: "a" });
 	const lines = [f.header(), f.user("error in the old parser")];
 	lines.push(f.assistant("the error came from the tokenizer"));
+	const call = [{ type: "toolCall", id: "call-1", name: "read", arguments: { path: "src/parser.ts" } }];
+	lines.push(f.other({ type: "message", message: { role: "assistant", content: call, stopReason: "toolUse" } }));
 	lines.push(f.toolResult("call-1", "read", "error: file not found", true));
 	const beforeBranch = f.leafId;
 	lines.push(f.user("second error attempt on a branch"));
@@ -83,6 +85,7 @@ const CASES: Record<string, EventSearchRequest> = {
 	kinds: { query: "error", kinds: ["assistant_text"] },
 	roles: { query: "error", roles: ["assistant"] },
 	toolNames: { query: "error", toolNames: ["read"] },
+	paths: { query: "error", paths: ["parser.ts"] },
 	errorOnly: { query: "error", errorOnly: true },
 	time: { query: "error", time: { to: "2025-12-31" } },
 	branchStates: { query: "error", branchStates: ["alternate"] },

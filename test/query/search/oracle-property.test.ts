@@ -17,6 +17,9 @@ import { oracleSearch } from "./oracle.js";
 const WORDS = ["amber", "basalt", "cobalt", "dune", "ember", "fjord", "garnet"];
 const CWDS = ["/w/a", "/w/a/sub", "/w/b"];
 const TOOLS = ["read", "bash", "edit", "event_search"];
+// Files the calls and commands name (relative, absolute, outside the cwd) and the paths searched for.
+const FILES = ["src/a.ts", "./src/b/a.ts", "/w/a/src/a.ts", "lib/c.py", "../up.md", "/tmp/x/c.py"];
+const PATH_PICKS = ["a.ts", "src/a.ts", "b/a.ts", "/w/a/src/a.ts", "c.py", "lib/c.py", "up.md", "/w/up.md", "x/c.py"];
 let store: TempStore;
 const sessionIds: string[] = [];
 const LIMIT = 50;
@@ -49,8 +52,8 @@ beforeAll(async () => {
 			if (kind === 0) lines.push(f.user(text()));
 			else if (kind === 1) lines.push(f.assistant(text()));
 			else if (kind === 2) lines.push(f.toolResult(`c${e}`, rng.pick(TOOLS), text(), rng.chance(0.3)));
-			else if (kind === 3) lines.push(f.other(toolCall(`c${e}`, rng.pick(TOOLS), text())));
-			else if (kind === 4) lines.push(f.other(bash(text(), text(), rng.chance(0.3) ? 1 : 0)));
+			else if (kind === 3) lines.push(f.other(toolCall(`c${e}`, rng.pick(TOOLS), text(), rng.pick(FILES))));
+			else if (kind === 4) lines.push(f.other(bash(`${text()} ${rng.pick(FILES)}`, text(), rng.chance(0.3) ? 1 : 0)));
 			else lines.push(f.other({ type: "custom_message", customType: "note", content: text(), display: true }));
 		}
 		const body = lines.join("");
@@ -62,8 +65,9 @@ beforeAll(async () => {
 });
 afterAll(() => store.cleanup());
 
-function toolCall(id: string, name: string, words: string): Record<string, unknown> {
-	const content = [{ type: "toolCall", id, name, arguments: { command: words } }];
+function toolCall(id: string, name: string, words: string, file: string): Record<string, unknown> {
+	const args = name === "bash" ? { command: `${words} ${file}` } : { path: file, note: words };
+	const content = [{ type: "toolCall", id, name, arguments: args }];
 	return {
 		type: "message",
 		message: { role: "assistant", content, provider: "faux", model: "f", stopReason: "toolUse" },
@@ -84,6 +88,7 @@ describe("filtered search equals the brute-force oracle", () => {
 		const rng = createRng("requests");
 		let compared = 0;
 		let spread = 0;
+		let byFile = 0;
 		for (let i = 0; i < 300; i++) {
 			const req: EventSearchRequest = {
 				query: Array.from({ length: rng.range(1, 2) }, () => rng.pick(WORDS)).join(" "),
@@ -97,6 +102,11 @@ describe("filtered search equals the brute-force oracle", () => {
 			if (rng.chance(0.3)) req.time = rng.chance(0.5) ? { to: "2025-12-31" } : { from: "2026-01-01T00:00:10Z" };
 			if (rng.chance(0.3)) req.branchStates = [rng.pick(["selected", "alternate"] as const)];
 			if (rng.chance(0.2)) req.selectionStates = [rng.pick(["direct", "summarized", "not-selected"] as const)];
+			if (rng.chance(0.3)) {
+				req.paths = [rng.pick(PATH_PICKS)];
+				// A look-up by file alone: no terms.
+				if (rng.chance(0.3)) req.query = "";
+			}
 			const expected = oracleSearch(store.db, req);
 			const r = searchEvents(store.db, req, caller);
 			const full = new Set(
@@ -105,6 +115,7 @@ describe("filtered search equals the brute-force oracle", () => {
 			if (expected.size <= LIMIT) {
 				expect(full, JSON.stringify(req)).toEqual(expected);
 				compared++;
+				if (req.paths && expected.size > 0) byFile++;
 			} else {
 				expect(full.size).toBe(LIMIT);
 				for (const key of full) expect(expected.has(key), JSON.stringify(req)).toBe(true);
@@ -120,5 +131,6 @@ describe("filtered search equals the brute-force oracle", () => {
 		}
 		expect(compared).toBeGreaterThan(200);
 		expect(spread).toBeGreaterThan(0);
+		expect(byFile).toBeGreaterThan(20);
 	});
 });

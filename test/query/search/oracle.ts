@@ -28,6 +28,34 @@ interface Row {
 	selectionState: string;
 	sessionId: string;
 	cwd: string | null;
+	ownFiles: string | null;
+	eventFiles: string;
+}
+
+/** Kinds that touch their event's files (a tool call touches its own; docs/query-language.md). */
+const EVENT_FILE_KINDS = ["tool_result", "bash_command", "bash_output", "compaction_summary", "branch_summary"];
+
+/**
+ * True when `file`, named in a session started in `cwd`, is the file `asked` names: the same absolute path, or, for
+ * a relative `asked`, the path as the session's cwd sees it ends with it by whole segments, or it is `asked` under
+ * the caller's cwd.
+ */
+function namesFile(file: string, cwd: string, asked: string, callerCwd: string): boolean {
+	const p = path.posix;
+	const abs = p.resolve(cwd, file);
+	const a = asked.trim();
+	if (p.isAbsolute(a)) return abs === p.resolve(a);
+	const v = p.normalize(a).replace(/\/+$/, "").replace(/^\.\//, "");
+	if (abs === p.resolve(callerCwd, v)) return true;
+	if (v === ".." || v.startsWith("../")) return false;
+	const seen = isInsideRoot(abs, cwd) && abs !== cwd ? p.relative(cwd, abs) : abs.slice(1);
+	return seen === v || seen.endsWith(`/${v}`);
+}
+
+function touches(r: Row, asked: readonly string[], callerCwd: string): boolean {
+	const json = r.kind === "tool_call" ? r.ownFiles : EVENT_FILE_KINDS.includes(r.kind) ? r.eventFiles : null;
+	const files = JSON.parse(json ?? "[]") as string[];
+	return asked.some((a) => files.some((file) => namesFile(file, r.cwd as string, a, callerCwd)));
 }
 
 /** Event keys (`sessionId/entryId`) whose fragments contain every word of `req.query` and pass every filter. */
@@ -39,7 +67,7 @@ export function oracleSearch(db: QueryDb, req: EventSearchRequest, callerCwd = "
 				${decodedSql("role", "e.role")} AS role, e.tool_name AS eventTool, e.is_error AS isError, ${decodedTimestampSql("e.timestamp")} AS timestamp,
 				${decodedSql("branchState", "e.branch_state")} AS branchState,
 				${decodedSql("selectionState", "e.selection_state")} AS selectionState,
-				s.session_id AS sessionId, s.cwd
+				s.session_id AS sessionId, s.cwd, f.files AS ownFiles, e.files AS eventFiles
 			FROM fragments f JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 			JOIN sources s ON s.id = f.source_id`,
 		)
@@ -62,6 +90,7 @@ export function oracleSearch(db: QueryDb, req: EventSearchRequest, callerCwd = "
 		if (req.roles && !req.roles.includes(r.role ?? "")) continue;
 		if (req.toolNames && !req.toolNames.includes(tool ?? "")) continue;
 		if (req.errorOnly && r.isError !== 1) continue;
+		if (req.paths && !touches(r, req.paths, callerCwd)) continue;
 		if (req.time?.from && r.timestamp < iso(req.time.from)) continue;
 		if (req.time?.to && r.timestamp > iso(req.time.to)) continue;
 		if (req.branchStates && !req.branchStates.includes(r.branchState as never)) continue;

@@ -1,0 +1,1 @@
+ALTER TABLE `fragments` ADD `files` text;
