@@ -37,6 +37,8 @@ export interface WorkspaceIndex {
 	config: ResolvedConfig;
 	/** Configuration problems (each names the file and key); defaults were used for those keys. */
 	problems: string[];
+	/** The widening keys of the workspace's config file that were ignored, in one path-free line. */
+	refused?: string;
 	agentDir: string;
 	roots: DiscoveryRoot[];
 	extraFiles: string[];
@@ -78,6 +80,8 @@ export interface WorkspaceSetup {
 	config: ResolvedConfig;
 	/** Configuration problems (each names the file and key); defaults were used for those keys. */
 	problems: string[];
+	/** The widening keys of the workspace's config file that were ignored, in one path-free line. */
+	refused?: string;
 	roots: DiscoveryRoot[];
 	extraFiles: string[];
 	/** Directories holding the workspace's own sessions (catch-up does them first). */
@@ -102,6 +106,7 @@ export function resolveWorkspace(opts: WorkspaceIndexOptions): WorkspaceSetup {
 		agentDir,
 		config,
 		problems: loaded.problems,
+		...(loaded.refused ? { refused: loaded.refused } : {}),
 		roots,
 		extraFiles,
 		workspaceDirs,
@@ -114,7 +119,7 @@ export function resolveWorkspace(opts: WorkspaceIndexOptions): WorkspaceSetup {
  * index dir cannot hold an index and IndexUnavailableError when the store cannot be opened at all.
  */
 export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<WorkspaceIndex> {
-	const { agentDir, config, problems, roots, extraFiles, workspaceDirs, sessionFile } = resolveWorkspace(opts);
+	const { agentDir, config, problems, refused, roots, extraFiles, workspaceDirs, sessionFile } = resolveWorkspace(opts);
 	// Fails at once (IndexDirError) on a path that cannot hold an index, before any store code touches it.
 	requireIndexDir(config.indexDir);
 	const manager = await IndexManager.open({
@@ -129,6 +134,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		manager,
 		config,
 		problems,
+		...(refused ? { refused } : {}),
 		agentDir,
 		roots,
 		extraFiles,

@@ -66,6 +66,7 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 	// Each command's modules are loaded only when it runs: `--version` and `--help` stay instant.
 	const [{ resolveContext }, { createProgress }] = await Promise.all([import("./context.js"), import("./progress.js")]);
 	const ctx = resolveContext(line.globals, { env: io.env, cwd: io.cwd });
+	if (ctx.refused) io.stderr(`pi-event-index: ${ctx.refused}\n`);
 	for (const p of ctx.problems) io.stderr(`pi-event-index: config problem (defaults used): ${p}\n`);
 	const o = line.options;
 	const json = line.globals.json;
