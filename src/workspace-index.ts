@@ -9,6 +9,7 @@ import { type Env, resolveAgentDir, sessionRoots } from "./config/pi-paths.js";
 import type { CatchUpThreads } from "./ingest/catch-up-job.js";
 import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
+import { findWorkspaceRoot } from "./query/authorize.js";
 import type { CallerContext } from "./query/caller.js";
 
 export { IndexDirError } from "./config/index-dir.js";
@@ -68,7 +69,12 @@ export function discoveryFor(
 			if (r.file) extraFiles.push(r.file);
 			continue;
 		}
-		roots.push({ path: r.path, subfolders: r.recursive });
+		// Folders only the repository's own settings name confine what is found there to its workspace.
+		roots.push(
+			r.repository
+				? { path: r.path, subfolders: r.recursive, confinedTo: findWorkspaceRoot(opts.cwd) }
+				: { path: r.path, subfolders: r.recursive },
+		);
 		if (r.kind === "effective") workspaceDirs.push(r.path);
 	}
 	return { roots, extraFiles, workspaceDirs };
