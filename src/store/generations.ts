@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import {
 	closeSync,
 	fsyncSync,
-	openSync,
 	readdirSync,
 	readFileSync,
 	renameSync,
@@ -23,6 +22,7 @@ import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileNam
 import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { MIGRATIONS_DIR } from "./migrations.js";
+import { openForWriteNoFollow } from "./safe-files.js";
 
 /** Lock taken for migration, first creation, corruption recovery and pointer swaps. */
 export const STORE_LOCK = "store";
@@ -127,7 +127,7 @@ export function writePointer(dir: string, file: string): void {
 	const target = join(dir, pointerFileName());
 	const tmp = `${target}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
 	const body = `${JSON.stringify({ file, createdAt: new Date().toISOString() } satisfies GenerationPointer)}\n`;
-	const fd = openSync(tmp, "w");
+	const fd = openForWriteNoFollow(tmp, true);
 	try {
 		writeSync(fd, body);
 		fsyncSync(fd);
