@@ -10,14 +10,17 @@ import { join } from "node:path";
 
 /** O_NOFOLLOW where the platform has it (every POSIX system; Windows has no symlinks a user can plant this way). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-/** Mode of every file the index creates: the person's alone. */
-export const PRIVATE_FILE_MODE = 0o600;
-/** Mode of every folder the index creates (the index directory, lock directories). */
+/**
+ * Mode of every small file the index creates: writable by the person alone. Readable, like SQLite's own files: the
+ * directory decides who reads (a person may share an index read-only by opening its directory up).
+ */
+export const FILE_MODE = 0o644;
+/** Mode of every folder the index creates (the index directory, lock directories): the person's alone. */
 export const PRIVATE_DIR_MODE = 0o700;
 
 /** Appends `text` to `file`, creating it private; a symlink in its place throws ELOOP. */
 export function appendNoFollow(file: string, text: string): void {
-	const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, PRIVATE_FILE_MODE);
+	const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, FILE_MODE);
 	try {
 		writeSync(fd, text);
 	} finally {
@@ -28,7 +31,7 @@ export function appendNoFollow(file: string, text: string): void {
 /** Creates `file` if missing (private), never through a symlink; returns an open descriptor for writing. */
 export function openForWriteNoFollow(file: string, exclusive = false): number {
 	const flags = constants.O_WRONLY | constants.O_CREAT | NOFOLLOW | (exclusive ? constants.O_EXCL : 0);
-	return openSync(file, flags, PRIVATE_FILE_MODE);
+	return openSync(file, flags, FILE_MODE);
 }
 
 /** Makes sure `file` exists (private), never through a symlink. */
