@@ -5,16 +5,7 @@
  * readers see either the old complete index or the new complete one, and WAL files of two generations never mix.
  */
 import { randomBytes } from "node:crypto";
-import {
-	closeSync,
-	fsyncSync,
-	readdirSync,
-	readFileSync,
-	renameSync,
-	rmSync,
-	statSync,
-	writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { packageVersion } from "../package-version.js";
 import { FTS_FILE_SUFFIX, openDatabase, type SqliteDb } from "./db.js";
