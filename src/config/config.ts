@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "../ingest/catch-up-job.js";
 import { BUDGET_BOUNDS, type Budgets, DEFAULT_BUDGETS } from "../query/budgets.js";
+import { escapeValue } from "../text/safe-text.js";
 import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";
 
 /** Environment variable that moves the index directory; wins over both config files. */
@@ -91,7 +92,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function describe(value: unknown): string {
 	if (value === null) return "null";
 	if (Array.isArray(value)) return "an array";
-	if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+	if (typeof value === "string") return `the string ${escapeValue(JSON.stringify(value))}`;
 	if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
 	return `a ${typeof value}`;
 }
@@ -122,7 +123,11 @@ export function validateConfigFile(
 		problems.push(`${file}: expected a JSON object at the top level, got ${describe(raw)}; file ignored`);
 		return { config, problems };
 	}
-	const c: FileCheck = { baseDir, problem: (key, message) => problems.push(`${file}: "${key}" ${message}`) };
+	// A key is the file writer's text (a repository's, maybe): shown escaped, it cannot forge a line of the report.
+	const c: FileCheck = {
+		baseDir,
+		problem: (key, message) => problems.push(`${file}: "${escapeValue(key)}" ${message}`),
+	};
 	unknownKeys(c, raw, "", TOP_KEYS, [...TOP_KEYS].slice(1));
 	if (raw.indexDir !== undefined) config.indexDir = indexDirOf(c, raw.indexDir);
 	if (raw.roots !== undefined) config.roots = pathList(c, "roots", raw.roots);
