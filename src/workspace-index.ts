@@ -2,10 +2,17 @@
  * Opens the shared index for one workspace: loads the configuration, works out the discovery roots and opens the
  * lifecycle manager. The extension and the CLI both start here, so they see the same index the same way.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type LoadConfigResult, loadConfig, type ResolvedConfig } from "./config/config.js";
 import { requireIndexDir } from "./config/index-dir.js";
-import { type Env, resolveAgentDir, sessionRoots } from "./config/pi-paths.js";
+import {
+	type Env,
+	effectiveSessionDir,
+	expandTilde,
+	resolveAgentDir,
+	sessionRoots,
+	subdirectories,
+} from "./config/pi-paths.js";
 import type { CatchUpThreads } from "./ingest/catch-up-job.js";
 import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
@@ -53,11 +60,12 @@ export function discoveryFor(
 	config: ResolvedConfig,
 	extraRoots: string[] = [],
 ): { roots: DiscoveryRoot[]; extraFiles: string[]; workspaceDirs: string[] } {
+	const personRoots = [...config.roots, ...extraRoots];
 	const found = sessionRoots({
 		cwd: opts.cwd,
 		agentDir: opts.agentDir,
 		env: opts.env,
-		extraRoots: [...config.roots, ...extraRoots],
+		extraRoots: personRoots,
 		currentFile: opts.sessionFile,
 	});
 	const roots: DiscoveryRoot[] = [];
@@ -69,15 +77,35 @@ export function discoveryFor(
 			if (r.file) extraFiles.push(r.file);
 			continue;
 		}
-		// Folders only the repository's own settings name confine what is found there to its workspace.
 		roots.push(
-			r.repository
+			r.kind === "effective" && repositoryOnly(opts, r.path, personRoots)
 				? { path: r.path, subfolders: r.recursive, confinedTo: findWorkspaceRoot(opts.cwd) }
 				: { path: r.path, subfolders: r.recursive },
 		);
 		if (r.kind === "effective") workspaceDirs.push(r.path);
 	}
 	return { roots, extraFiles, workspaceDirs };
+}
+
+/**
+ * True when only the workspace's own `.pi/settings.json` (`sessionDir`) names the effective session folder, which a
+ * cloned repository can ship: what is found there only is confined to that workspace (docs/security.md). A folder
+ * that is also one of the person's (a `<agentDir>/sessions/` sub-folder, one of `personRoots`: sessionRoots merged
+ * it into the effective one) stays the person's.
+ */
+function repositoryOnly(
+	opts: { cwd: string; agentDir: string; env?: Env },
+	path: string,
+	personRoots: readonly string[],
+): boolean {
+	if (effectiveSessionDir({ cwd: opts.cwd, agentDir: opts.agentDir, env: opts.env }).source !== "project-settings") {
+		return false;
+	}
+	const person = [
+		...subdirectories(join(resolve(opts.agentDir), "sessions")),
+		...personRoots.map((root) => resolve(opts.cwd, expandTilde(root))),
+	];
+	return !person.includes(path);
 }
 
 /** What opening the index for a workspace starts from: the agent dir, configuration and discovery roots. */

@@ -154,11 +154,6 @@ export interface SessionRoot {
 	recursive: boolean;
 	/** For kind "current-file": the session file itself (absolute), which may sit in a directory of other files. */
 	file?: string;
-	/**
-	 * Only the workspace's own `.pi/settings.json` (`sessionDir`) names this folder, which a cloned repository can
-	 * ship: what is found there only is visible from that workspace alone (docs/security.md).
-	 */
-	repository?: boolean;
 }
 
 /** Inputs of {@link sessionRoots}. */
@@ -200,29 +195,19 @@ export function sessionRoots(options: SessionRootsOptions): SessionRoot[] {
 		sessionDirFlag: options.sessionDirFlag,
 	});
 	const roots: SessionRoot[] = [];
-	const seen = new Map<string, SessionRoot>();
-	/** `repository`: true for a folder the workspace's own settings name, false for the person's, unset: no say. */
-	const add = (path: string, kind: SessionRootKind, recursive: boolean, file?: string, repository?: boolean) => {
+	const seen = new Set<string>();
+	const add = (path: string, kind: SessionRootKind, recursive: boolean, file?: string) => {
 		const absolute = resolve(cwd, path);
-		const known = seen.get(absolute);
-		if (known) {
-			// A folder the person's own settings name as well is the person's.
-			if (repository === false) delete known.repository;
-			return;
-		}
-		const root: SessionRoot = { path: absolute, kind, recursive };
-		if (file !== undefined) root.file = file;
-		if (repository) root.repository = true;
-		seen.set(absolute, root);
-		roots.push(root);
+		if (seen.has(absolute)) return;
+		seen.add(absolute);
+		roots.push(file === undefined ? { path: absolute, kind, recursive } : { path: absolute, kind, recursive, file });
 	};
-	add(effective.path, "effective", false, undefined, effective.source === "project-settings");
-	for (const dir of subdirectories(join(resolve(agentDir), "sessions")))
-		add(dir, "agent-sessions", false, undefined, false);
+	add(effective.path, "effective", false);
+	for (const dir of subdirectories(join(resolve(agentDir), "sessions"))) add(dir, "agent-sessions", false);
 	if (options.currentFile) {
 		const file = resolve(cwd, options.currentFile);
 		add(dirname(file), "current-file", false, file);
 	}
-	for (const extra of options.extraRoots ?? []) add(expandTilde(extra), "extra", true, undefined, false);
+	for (const extra of options.extraRoots ?? []) add(expandTilde(extra), "extra", true);
 	return roots;
 }

@@ -13,7 +13,7 @@ export interface DiscoveryRoot {
 	/** Also scan the root's immediate sub-folders (one level, no deeper). */
 	subfolders: boolean;
 	/**
-	 * The workspace root of the repository whose own setting alone names this folder (pi-paths.ts `repository`): a
+	 * The workspace root of the repository whose own setting alone names this folder (workspace-index.ts `repositoryOnly`): a
 	 * session found only through such folders is visible from that workspace alone.
 	 */
 	confinedTo?: string;
