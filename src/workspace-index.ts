@@ -2,13 +2,21 @@
  * Opens the shared index for one workspace: loads the configuration, works out the discovery roots and opens the
  * lifecycle manager. The extension and the CLI both start here, so they see the same index the same way.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type LoadConfigResult, loadConfig, type ResolvedConfig } from "./config/config.js";
 import { requireIndexDir } from "./config/index-dir.js";
-import { type Env, resolveAgentDir, sessionRoots } from "./config/pi-paths.js";
+import {
+	type Env,
+	effectiveSessionDir,
+	expandTilde,
+	resolveAgentDir,
+	sessionRoots,
+	subdirectories,
+} from "./config/pi-paths.js";
 import type { CatchUpThreads } from "./ingest/catch-up-job.js";
 import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
+import { findWorkspaceRoot } from "./query/authorize.js";
 import type { CallerContext } from "./query/caller.js";
 
 export { IndexDirError } from "./config/index-dir.js";
@@ -37,6 +45,8 @@ export interface WorkspaceIndex {
 	config: ResolvedConfig;
 	/** Configuration problems (each names the file and key); defaults were used for those keys. */
 	problems: string[];
+	/** The widening keys of the workspace's config file that were ignored, in one path-free line. */
+	refused?: string;
 	agentDir: string;
 	roots: DiscoveryRoot[];
 	extraFiles: string[];
@@ -50,11 +60,12 @@ export function discoveryFor(
 	config: ResolvedConfig,
 	extraRoots: string[] = [],
 ): { roots: DiscoveryRoot[]; extraFiles: string[]; workspaceDirs: string[] } {
+	const personRoots = [...config.roots, ...extraRoots];
 	const found = sessionRoots({
 		cwd: opts.cwd,
 		agentDir: opts.agentDir,
 		env: opts.env,
-		extraRoots: [...config.roots, ...extraRoots],
+		extraRoots: personRoots,
 		currentFile: opts.sessionFile,
 	});
 	const roots: DiscoveryRoot[] = [];
@@ -66,10 +77,35 @@ export function discoveryFor(
 			if (r.file) extraFiles.push(r.file);
 			continue;
 		}
-		roots.push({ path: r.path, subfolders: r.recursive });
+		roots.push(
+			r.kind === "effective" && repositoryOnly(opts, r.path, personRoots)
+				? { path: r.path, subfolders: r.recursive, confinedTo: findWorkspaceRoot(opts.cwd) }
+				: { path: r.path, subfolders: r.recursive },
+		);
 		if (r.kind === "effective") workspaceDirs.push(r.path);
 	}
 	return { roots, extraFiles, workspaceDirs };
+}
+
+/**
+ * True when only the workspace's own `.pi/settings.json` (`sessionDir`) names the effective session folder, which a
+ * cloned repository can ship: what is found there only is confined to that workspace (docs/security.md). A folder
+ * that is also one of the person's (a `<agentDir>/sessions/` sub-folder, one of `personRoots`: sessionRoots merged
+ * it into the effective one) stays the person's.
+ */
+function repositoryOnly(
+	opts: { cwd: string; agentDir: string; env?: Env },
+	path: string,
+	personRoots: readonly string[],
+): boolean {
+	if (effectiveSessionDir({ cwd: opts.cwd, agentDir: opts.agentDir, env: opts.env }).source !== "project-settings") {
+		return false;
+	}
+	const person = [
+		...subdirectories(join(resolve(opts.agentDir), "sessions")),
+		...personRoots.map((root) => resolve(opts.cwd, expandTilde(root))),
+	];
+	return !person.includes(path);
 }
 
 /** What opening the index for a workspace starts from: the agent dir, configuration and discovery roots. */
@@ -78,6 +114,8 @@ export interface WorkspaceSetup {
 	config: ResolvedConfig;
 	/** Configuration problems (each names the file and key); defaults were used for those keys. */
 	problems: string[];
+	/** The widening keys of the workspace's config file that were ignored, in one path-free line. */
+	refused?: string;
 	roots: DiscoveryRoot[];
 	extraFiles: string[];
 	/** Directories holding the workspace's own sessions (catch-up does them first). */
@@ -102,6 +140,7 @@ export function resolveWorkspace(opts: WorkspaceIndexOptions): WorkspaceSetup {
 		agentDir,
 		config,
 		problems: loaded.problems,
+		...(loaded.refused ? { refused: loaded.refused } : {}),
 		roots,
 		extraFiles,
 		workspaceDirs,
@@ -114,7 +153,7 @@ export function resolveWorkspace(opts: WorkspaceIndexOptions): WorkspaceSetup {
  * index dir cannot hold an index and IndexUnavailableError when the store cannot be opened at all.
  */
 export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<WorkspaceIndex> {
-	const { agentDir, config, problems, roots, extraFiles, workspaceDirs, sessionFile } = resolveWorkspace(opts);
+	const { agentDir, config, problems, refused, roots, extraFiles, workspaceDirs, sessionFile } = resolveWorkspace(opts);
 	// Fails at once (IndexDirError) on a path that cannot hold an index, before any store code touches it.
 	requireIndexDir(config.indexDir);
 	const manager = await IndexManager.open({
@@ -129,6 +168,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		manager,
 		config,
 		problems,
+		...(refused ? { refused } : {}),
 		agentDir,
 		roots,
 		extraFiles,

@@ -25,6 +25,8 @@ export interface CliContext {
 	config: ResolvedConfig;
 	/** Configuration problems (file, key, what was wrong); defaults were used for those keys. */
 	problems: string[];
+	/** The workspace config's widening keys that were ignored (one line), if any. */
+	refused?: string;
 	roots: DiscoveryRoot[];
 	extraFiles: string[];
 	workspaceDirs: string[];
@@ -83,6 +85,7 @@ export function resolveContext(globals: GlobalOptions, facts: ProcessFacts): Cli
 		extraRoots,
 		config: setup.config,
 		problems: setup.problems,
+		...(setup.refused ? { refused: setup.refused } : {}),
 		roots: setup.roots,
 		extraFiles: setup.extraFiles,
 		workspaceDirs: setup.workspaceDirs,

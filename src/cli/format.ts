@@ -16,8 +16,11 @@ import type { SessionList } from "../query/index.js";
 import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
 import { emptiedText } from "../text/emptied-text.js";
+import { framedText, oneLine, SESSION_TEXT_MARK, escapeValue as v } from "../text/safe-text.js";
 import { highlightTerms, PLAIN, type Style } from "./colour.js";
 import { flagOfField } from "./fields.js";
+
+export { oneLine };
 
 /** `1.5 MB`, `812 B`. */
 export function formatBytes(n: number): string {
@@ -49,16 +52,6 @@ export function indent(text: string, prefix = "    "): string {
 		.split("\n")
 		.map((l) => (l === "" ? l : prefix + l))
 		.join("\n");
-}
-
-/** A one-line, bounded rendering of a preview (newlines become ⏎). */
-export function oneLine(text: string, max = 100): string {
-	const flat = text
-		.replace(/\s*\n\s*/g, " ⏎ ")
-		.replace(/\s+/g, " ")
-		.trim();
-	const cps = Array.from(flat);
-	return cps.length > max ? `${cps.slice(0, max - 1).join("")}…` : flat;
 }
 
 /** Characters a matched term is given before the cut of a snippet line. */
@@ -95,7 +88,7 @@ function previewSuffix(p: TextPreview): string {
 }
 
 function who(e: { role?: string; toolName?: string; entryType: string }): string {
-	return [e.entryType, e.role, e.toolName].filter(Boolean).join(" ");
+	return v([e.entryType, e.role, e.toolName].filter(Boolean).join(" "));
 }
 
 /** `text` quoted for a POSIX shell when it needs it. */
@@ -105,7 +98,7 @@ export function shellQuote(text: string): string {
 
 /** How a person opens a session in Pi: from its cwd, so Pi finds it among that project's sessions. */
 export function openInPi(sessionId: string, cwd: string): string {
-	return `cd ${shellQuote(cwd)} && pi --session ${sessionId}`;
+	return v(`cd ${shellQuote(cwd)} && pi --session ${shellQuote(sessionId)}`);
 }
 
 /** Hits the same search has in workspaces the caller did not ask for (a hint to widen). */
@@ -149,18 +142,19 @@ function hitLines(h: EventSearchHit, i: number, query: string, extras: SearchExt
 		.filter(Boolean)
 		.join(" ");
 	const out = [
-		`${st.bold(`${i + 1}.`)} ${st.cyan(h.sessionId)} ${st.cyan(h.entryId)}  ${who(h)}  ${st.dim(h.timestamp)}  ${flags}`,
+		`${st.bold(`${i + 1}.`)} ${st.cyan(v(h.sessionId))} ${st.cyan(v(h.entryId))}  ${who(h)}  ${st.dim(v(h.timestamp))}  ${flags}`,
 	];
 	const more = h.matchingFragmentCount > 1 ? ` (+${h.matchingFragmentCount - 1} more matching)` : "";
-	const name = h.sessionName ? `  "${h.sessionName}"` : "";
-	out.push(`   ${h.semanticKind} ${h.matchingFragmentId}${more}  cwd ${h.cwd}${name}`);
+	const name = h.sessionName ? `  "${v(h.sessionName)}"` : "";
+	out.push(`   ${v(h.semanticKind)} ${v(h.matchingFragmentId)}${more}  cwd ${v(h.cwd)}${name}`);
 	const terms = h.matchedTerms ?? queryWords(query);
-	out.push(`   ${highlightTerms(snippetLine(h.snippet, terms), terms, st)}`);
-	if (h.missingTerms?.length) out.push(`   missing: ${h.missingTerms.join(", ")}`);
-	if (h.forkCopies) out.push(`   also in forks: ${h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", ")}`);
+	out.push(`   ${SESSION_TEXT_MARK}${highlightTerms(snippetLine(h.snippet, terms), terms, st)}`);
+	if (h.missingTerms?.length) out.push(`   missing: ${v(h.missingTerms.join(", "))}`);
+	if (h.forkCopies)
+		out.push(`   also in forks: ${v(h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", "))}`);
 	out.push(st.dim(`   open in Pi: ${openInPi(h.sessionId, h.cwd)}`));
 	const file = extras.files.get(h.sessionId);
-	if (file !== undefined) out.push(st.dim(`   file: ${file}`));
+	if (file !== undefined) out.push(st.dim(`   file: ${v(file)}`));
 	return out;
 }
 
@@ -170,8 +164,8 @@ function elsewhereLines(e: OtherWorkspaceHits, workspace: string): string[] {
 	const rest = e.cwds.length - shown.length;
 	return [
 		"",
-		`no hits in this workspace (${workspace}), but ${e.hits}${e.more ? "+" : ""} in other workspaces: ${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`,
-		`widen the search: --workspace ${shellQuote(shown[0] ?? "DIR")} (that workspace) or --all (every workspace)`,
+		`no hits in this workspace (${v(workspace)}), but ${e.hits}${e.more ? "+" : ""} in other workspaces: ${v(shown.join(", "))}${rest > 0 ? ` and ${rest} more` : ""}`,
+		`widen the search: --workspace ${v(shellQuote(shown[0] ?? "DIR"))} (that workspace) or --all (every workspace)`,
 	];
 }
 
@@ -196,7 +190,9 @@ export function formatSearch(
 	if (top)
 		out.push(
 			"",
-			`read the top hit: pi-event-index read ${top.sessionId} ${top.entryId} --fragment ${top.matchingFragmentId}`,
+			v(
+				`read the top hit: pi-event-index read ${shellQuote(top.sessionId)} ${shellQuote(top.entryId)} --fragment ${shellQuote(top.matchingFragmentId)}`,
+			),
 		);
 	out.push(coverageText(r.coverage));
 	return out.join("\n");
@@ -213,14 +209,14 @@ export function formatSessions(
 		n === 0 ? "no sessions" : `${n}${r.truncated ? "+" : ""} session${n === 1 ? "" : "s"}, newest activity first`,
 	];
 	for (const s of r.sessions) {
-		const name = s.sessionName ? `  "${s.sessionName}"` : "";
-		out.push("", `${st.cyan(s.sessionId)}${st.bold(name)}`);
-		out.push(`   cwd ${s.cwd}  ${s.eventCount} events`);
-		out.push(st.dim(`   started ${s.startedAt}  last activity ${s.lastActivityAt}`));
-		if (s.forkParent) out.push(`   forked from ${st.cyan(s.forkParent.sessionId)}`);
+		const name = s.sessionName ? `  "${v(s.sessionName)}"` : "";
+		out.push("", `${st.cyan(v(s.sessionId))}${st.bold(name)}`);
+		out.push(`   cwd ${v(s.cwd)}  ${s.eventCount} events`);
+		out.push(st.dim(`   started ${v(s.startedAt)}  last activity ${v(s.lastActivityAt)}`));
+		if (s.forkParent) out.push(`   forked from ${st.cyan(v(s.forkParent.sessionId))}`);
 		out.push(st.dim(`   open in Pi: ${openInPi(s.sessionId, s.cwd)}`));
 		const file = files.get(s.sessionId);
-		if (file !== undefined) out.push(st.dim(`   file: ${file}`));
+		if (file !== undefined) out.push(st.dim(`   file: ${v(file)}`));
 	}
 	if (r.truncated)
 		out.push("", `more than ${r.limit} sessions: narrow with --since/--until or --cwd, or raise --limit`);
@@ -229,16 +225,16 @@ export function formatSessions(
 }
 
 function metadataLines(e: EventMetadata): string[] {
-	const lines = [`event ${e.entryId}  ${who(e)}  ${e.timestamp}${e.isError ? "  ERROR" : ""}`];
-	const name = e.sessionName ? ` "${e.sessionName}"` : "";
-	lines.push(`session ${e.sessionId}${name}  cwd ${e.cwd}`);
+	const lines = [`event ${v(e.entryId)}  ${who(e)}  ${v(e.timestamp)}${e.isError ? "  ERROR" : ""}`];
+	const name = e.sessionName ? ` "${v(e.sessionName)}"` : "";
+	lines.push(`session ${v(e.sessionId)}${name}  cwd ${v(e.cwd)}`);
 	lines.push(
-		`parent ${e.parentId ?? "(root)"}  ${e.branchState}/${e.selectionState}${e.onLeafPath ? "  on the leaf path" : ""}`,
+		`parent ${v(e.parentId ?? "(root)")}  ${v(`${e.branchState}/${e.selectionState}`)}${e.onLeafPath ? "  on the leaf path" : ""}`,
 	);
-	if (e.toolCallId) lines.push(`tool call id ${e.toolCallId}`);
-	if (e.labels?.length) lines.push(`labels: ${e.labels.join(", ")}`);
+	if (e.toolCallId) lines.push(`tool call id ${v(e.toolCallId)}`);
+	if (e.labels?.length) lines.push(`labels: ${v(e.labels.join(", "))}`);
 	const attrs = Object.entries(e.attributes ?? {});
-	if (attrs.length) lines.push(`attributes: ${attrs.map(([k, v]) => `${k}=${String(v)}`).join(", ")}`);
+	if (attrs.length) lines.push(`attributes: ${v(attrs.map(([key, value]) => `${key}=${String(value)}`).join(", "))}`);
 	return lines;
 }
 
@@ -247,17 +243,17 @@ export function formatRead(r: EventReadResult): string {
 	const out = metadataLines(r.event);
 	if (r.window) {
 		const w = r.window;
-		out.push("", `[${w.fragmentId}] ${w.semanticKind}, chars ${w.range.start}–${w.range.end} of ${w.totalChars}`);
-		out.push(indent(w.text));
+		out.push("", `[${v(w.fragmentId)}] ${v(w.semanticKind)}, chars ${w.range.start}–${w.range.end} of ${w.totalChars}`);
+		out.push(indent(framedText(w.text)));
 		const moves: string[] = [];
 		if (w.hasBefore) moves.push("earlier text: a smaller --offset");
 		if (w.hasAfter) moves.push(`more text: --offset ${w.range.end}`);
 		if (moves.length) out.push(`(${moves.join("; ")})`);
 	} else {
 		for (const f of r.fragments) {
-			const tool = f.toolName ? ` ${f.toolName}` : "";
-			out.push("", `[${f.fragmentId}] ${f.semanticKind}${tool}${previewSuffix(f.text)}`);
-			out.push(indent(f.text.text));
+			const tool = f.toolName ? ` ${v(f.toolName)}` : "";
+			out.push("", `[${v(f.fragmentId)}] ${v(f.semanticKind)}${tool}${previewSuffix(f.text)}`);
+			out.push(indent(framedText(f.text.text)));
 		}
 		const c = r.fragmentCoverage;
 		if (c.omitted > 0 || c.truncated) {
@@ -268,7 +264,7 @@ export function formatRead(r: EventReadResult): string {
 		out.push("", `neighbours (${r.order} order):`);
 		for (const n of r.neighbors) {
 			const text = n.preview ? `  ${oneLine(n.preview.text, 80)}` : "";
-			out.push(`  ${n.relation.padEnd(6)} ${n.event.entryId}  ${who(n.event)}${text}`);
+			out.push(`  ${n.relation.padEnd(6)} ${v(n.event.entryId)}  ${who(n.event)}${text}`);
 		}
 	}
 	for (const f of r.forks) {
@@ -278,7 +274,7 @@ export function formatRead(r: EventReadResult): string {
 		const candidates = f.candidates.map((c) =>
 			c.sessionId === r.event.sessionId ? c.entryId : `${c.sessionId}/${c.entryId}`,
 		);
-		out.push(`fork (${f.kind}) at ${f.at.entryId}: ${candidates.join(", ")}${chosen}`);
+		out.push(v(`fork (${f.kind}) at ${f.at.entryId}: ${candidates.join(", ")}${chosen}`));
 	}
 	if (r.parentCycle) out.push(parentCycleText(r.parentCycle));
 	out.push("", coverageText(r.coverage));
@@ -286,10 +282,10 @@ export function formatRead(r: EventReadResult): string {
 }
 
 function nodeLine(n: TraceNode, sessionId: string): string {
-	const session = n.sessionId === sessionId ? "" : `${n.sessionId} `;
+	const session = n.sessionId === sessionId ? "" : `${v(n.sessionId)} `;
 	const preview = n.preview ? `  ${oneLine(n.preview.text, 80)}` : "";
 	const leaf = n.towardLeaf ? " ↳leaf" : "";
-	return `${session}${n.entryId}  ${who(n)}  ${n.branchState}/${n.selectionState}${leaf}${preview}`;
+	return `${session}${v(n.entryId)}  ${who(n)}  ${v(`${n.branchState}/${n.selectionState}`)}${leaf}${preview}`;
 }
 
 function edgeLine(e: TraceEdge, sessionId: string): string {
@@ -300,7 +296,7 @@ function edgeLine(e: TraceEdge, sessionId: string): string {
 	]
 		.filter(Boolean)
 		.join(", ");
-	const target = e.node ? nodeLine(e.node, sessionId) : (e.file ?? "");
+	const target = e.node ? nodeLine(e.node, sessionId) : v(e.file ?? "");
 	return `  ${e.kind.padEnd(19)} ${target}${tags ? `  (${tags})` : ""}`;
 }
 
@@ -308,8 +304,8 @@ function edgeLine(e: TraceEdge, sessionId: string): string {
 export function formatTrace(t: EventTrace): string {
 	const sid = t.target.sessionId;
 	const out = [
-		`trace of ${t.target.entryId} in session ${sid}`,
-		`  target              ${nodeLine(t.target, sid)}  ${t.target.timestamp}`,
+		`trace of ${v(t.target.entryId)} in session ${v(sid)}`,
+		`  target              ${nodeLine(t.target, sid)}  ${v(t.target.timestamp)}`,
 	];
 	out.push(t.parent ? edgeLine(t.parent, sid) : "  parent              (root)");
 	for (const e of t.children) out.push(edgeLine(e, sid));

@@ -67,6 +67,7 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 	// Each command's modules are loaded only when it runs: `--version` and `--help` stay instant.
 	const [{ resolveContext }, { createProgress }] = await Promise.all([import("./context.js"), import("./progress.js")]);
 	const ctx = resolveContext(line.globals, { env: io.env, cwd: io.cwd });
+	if (ctx.refused) io.stderr(`pi-event-index: ${clipText(ctx.refused, MAX_CLI_ERROR_CHARS)}\n`);
 	for (const p of ctx.problems)
 		io.stderr(`pi-event-index: config problem (defaults used): ${clipText(p, MAX_CLI_ERROR_CHARS)}\n`);
 	const o = line.options;

@@ -50,7 +50,7 @@ export interface StatusReport {
 	lastSyncAt?: string | null;
 	locks: Record<string, LockHolderInfo>;
 	roots: DiscoveryRoot[];
-	config: { files: string[]; problems: string[] };
+	config: { files: string[]; problems: string[]; refused?: string };
 }
 
 /** The index as it is, read-only; a clear CliError when there is none or it cannot be read. */
@@ -85,7 +85,7 @@ export async function statusCommand(ctx: CliContext): Promise<StatusReport> {
 		discoveredFiles: discoveredFileCount(ctx.roots, ctx.extraFiles),
 		locks,
 		roots: ctx.roots,
-		config: { files: ctx.config.loadedFiles, problems: ctx.problems },
+		config: { files: ctx.config.loadedFiles, problems: ctx.problems, ...(ctx.refused ? { refused: ctx.refused } : {}) },
 	};
 	const snapshot = await readOnlyIndex(ctx.indexDir);
 	if (snapshot === undefined) return report;
@@ -146,6 +146,7 @@ export function formatStatus(r: StatusReport): string {
 	out.push("locks");
 	for (const [name, info] of Object.entries(r.locks)) out.push(lockLine(name, info));
 	if (r.config.files.length) out.push(`config      ${r.config.files.join(", ")}`);
+	if (r.config.refused) out.push(r.config.refused);
 	for (const p of r.config.problems) out.push(`config problem: ${p}`);
 	return out.join("\n");
 }

@@ -3,6 +3,7 @@
  * line's xxHash64, every header field and the session name) and list every difference; exit 1 when there is one. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
  */
 import type { VerifyReport } from "../index-admin.js";
+import { escapeValue } from "../text/safe-text.js";
 import type { CliContext } from "./context.js";
 import { existingIndex } from "./status.js";
 
@@ -32,7 +33,8 @@ export function formatVerify(r: VerifyCommandReport): string {
 	if (r.ok) return `${head}\nno differences`;
 	const n = r.differences.length;
 	const out = [head, `${n}${r.limited ? "+" : ""} difference${n === 1 ? "" : "s"}:`];
-	for (const d of r.differences) out.push(`  ${d.kind.padEnd(16)} ${d.path || "(index)"}: ${d.detail}`);
+	// Details quote entry ids and names from the files: escaped, they stay on their difference's line.
+	for (const d of r.differences) out.push(escapeValue(`  ${d.kind.padEnd(16)} ${d.path || "(index)"}: ${d.detail}`));
 	out.push(repairHint(r.differences));
 	return out.join("\n");
 }

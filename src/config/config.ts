@@ -1,13 +1,15 @@
 /**
- * The extension's own configuration: `<agentDir>/event-index.json` (global) and `<cwd>/.pi/event-index.json`
- * (project), merged like Pi's settings (project wins; objects merged by key; arrays replace). Every problem
- * becomes a specific message and that key falls back to the next source; loading never throws.
+ * The extension's own configuration: `<agentDir>/event-index.json` (the person's) and `<cwd>/.pi/event-index.json`
+ * (the workspace's, which a cloned repository can ship). The workspace file may only narrow the person's settings:
+ * what would widen what a caller sees or where data goes is refused with one notice (docs/security.md). Every
+ * problem becomes a specific message and that key falls back to the next source; loading never throws.
  * Documented in docs/configuration.md.
  */
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "../ingest/catch-up-job.js";
 import { BUDGET_BOUNDS, type Budgets, DEFAULT_BUDGETS } from "../query/budgets.js";
+import { escapeValue } from "../text/safe-text.js";
 import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";
 
 /** Environment variable that moves the index directory; wins over both config files. */
@@ -67,6 +69,8 @@ export interface LoadConfigResult {
 	config: ResolvedConfig;
 	/** Specific, human-readable: file, key, what was expected. Empty when all is well. */
 	problems: string[];
+	/** One line naming the widening keys of the workspace file that were ignored; names no path (the model sees it). */
+	refused?: string;
 }
 
 /** The two config file locations for a cwd and agent dir. */
@@ -88,7 +92,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function describe(value: unknown): string {
 	if (value === null) return "null";
 	if (Array.isArray(value)) return "an array";
-	if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+	if (typeof value === "string") return `the string ${escapeValue(JSON.stringify(value))}`;
 	if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
 	return `a ${typeof value}`;
 }
@@ -119,7 +123,11 @@ export function validateConfigFile(
 		problems.push(`${file}: expected a JSON object at the top level, got ${describe(raw)}; file ignored`);
 		return { config, problems };
 	}
-	const c: FileCheck = { baseDir, problem: (key, message) => problems.push(`${file}: "${key}" ${message}`) };
+	// A key is the file writer's text (a repository's, maybe): shown escaped, it cannot forge a line of the report.
+	const c: FileCheck = {
+		baseDir,
+		problem: (key, message) => problems.push(`${file}: "${escapeValue(key)}" ${message}`),
+	};
 	unknownKeys(c, raw, "", TOP_KEYS, [...TOP_KEYS].slice(1));
 	if (raw.indexDir !== undefined) config.indexDir = indexDirOf(c, raw.indexDir);
 	if (raw.roots !== undefined) config.roots = pathList(c, "roots", raw.roots);
@@ -252,6 +260,66 @@ function catchUpOf(c: FileCheck, value: unknown): EventIndexConfigFile["catchUp"
 	return out;
 }
 
+/** True when `p` is `root` or lies inside it (whole path segments). */
+function isInside(p: string, root: string): boolean {
+	const rel = relative(root, p);
+	return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
+}
+
+/**
+ * What a workspace file may say on top of the person's own settings: only what narrows them. `indexDir` never (it
+ * sends data elsewhere); `roots` only folders the person's `roots` lists; `allRoots` only `false`; `extraRoots` only
+ * folders the person already lets every workspace read; `catchUp.enabled` only `false`. Budgets and threads bound
+ * answers and work, not who sees what, and stay the workspace's to set. `refused` names each key dropped.
+ */
+export function narrowOnly(
+	person: EventIndexConfigFile,
+	workspace: EventIndexConfigFile,
+): { config: EventIndexConfigFile; refused: string[] } {
+	const refused: string[] = [];
+	const config: EventIndexConfigFile = { ...workspace };
+	if (workspace.indexDir !== undefined) {
+		if (workspace.indexDir !== person.indexDir) refused.push("indexDir");
+		delete config.indexDir;
+	}
+	if (workspace.roots !== undefined) {
+		const allowed = workspace.roots.filter((root) => person.roots?.includes(root));
+		if (allowed.length < workspace.roots.length) refused.push("roots");
+		config.roots = allowed;
+	}
+	const auth = workspace.authorization;
+	if (auth !== undefined) {
+		const personAll = person.authorization?.allRoots === true;
+		const narrowed: NonNullable<EventIndexConfigFile["authorization"]> = { ...auth };
+		if (auth.allRoots === true && !personAll) {
+			refused.push("authorization.allRoots");
+			delete narrowed.allRoots;
+		}
+		if (auth.extraRoots !== undefined) {
+			const personExtra = person.authorization?.extraRoots ?? [];
+			// With allRoots off in the workspace, any folder of an all-seeing person is still a narrowing.
+			const readable = (dir: string) => personAll || personExtra.some((root) => isInside(dir, root));
+			const allowed = auth.extraRoots.filter(readable);
+			if (allowed.length < auth.extraRoots.length) refused.push("authorization.extraRoots");
+			narrowed.extraRoots = allowed;
+		}
+		config.authorization = narrowed;
+	}
+	if (workspace.catchUp?.enabled === true && person.catchUp?.enabled === false) {
+		refused.push("catchUp.enabled");
+		const { enabled: _, ...rest } = workspace.catchUp;
+		config.catchUp = rest;
+	}
+	return { config, refused };
+}
+
+/** The one notice a widening workspace file gets (status, the tools' coverage note, the log). */
+export function refusedNotice(keys: readonly string[]): string | undefined {
+	if (keys.length === 0) return undefined;
+	const named = keys.map((k) => `"${k}"`).join(", ");
+	return `workspace config .pi/${CONFIG_FILE_NAME} ignored ${named}: a repository's file may only narrow; widening settings go in the user's own ${CONFIG_FILE_NAME}`;
+}
+
 /** Merges like Pi's settings: `override` wins; nested objects merge by key; arrays and primitives replace. */
 export function mergeConfigFiles(base: EventIndexConfigFile, override: EventIndexConfigFile): EventIndexConfigFile {
 	const merged: EventIndexConfigFile = { ...base };
@@ -324,19 +392,22 @@ export function resolveConfig(
 	};
 }
 
-/** Loads global then project config, merges, applies the environment; never throws. */
+/** Loads the person's then the workspace's config (narrowing only), merges, applies the environment; never throws. */
 export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
 	const paths = configFilePaths(options.cwd, options.agentDir);
 	const global = readConfigFile(paths.global);
 	// When cwd is the home folder and the agent dir is ~/.pi, the two paths could coincide: read once.
 	const project = paths.project === paths.global ? undefined : readConfigFile(paths.project);
-	const merged = mergeConfigFiles(global.config, project?.config ?? {});
+	const narrowed = narrowOnly(global.config, project?.config ?? {});
+	const merged = mergeConfigFiles(global.config, narrowed.config);
 	const resolved = resolveConfig(merged, options);
 	const loadedFiles = [global.found ? paths.global : undefined, project?.found ? paths.project : undefined].filter(
 		(file): file is string => file !== undefined,
 	);
+	const refused = refusedNotice(narrowed.refused);
 	return {
 		config: { ...resolved.config, loadedFiles },
 		problems: [...global.problems, ...(project?.problems ?? [])].concat(resolved.problems),
+		...(refused ? { refused } : {}),
 	};
 }

@@ -5,6 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { PRIVATE_DIR_MODE, unsafeIndexDir } from "../store/safe-files.js";
 
 /** Why an index directory cannot be used. */
 export type IndexDirProblem =
@@ -13,7 +14,9 @@ export type IndexDirProblem =
 	/** A file is in the way: the index path or one of its parents is not a directory. */
 	| "not_a_directory"
 	/** The directory exists but cannot be written. */
-	| "not_writable";
+	| "not_writable"
+	/** The directory or an entry of it is a symlink, another user's, or writable by other users (safe-files.ts). */
+	| "unsafe";
 
 /** The outcome of {@link prepareIndexDir}; `reason` names no path (it may reach the model). */
 export type IndexDirCheck =
@@ -24,10 +27,12 @@ const REASONS: Record<IndexDirProblem, string> = {
 	cannot_create: "the index directory cannot be created",
 	not_a_directory: "a file is in the way of the index directory",
 	not_writable: "the index directory is read-only (not writable)",
+	unsafe: "the index directory is refused",
 };
 
-function failure(code: IndexDirProblem, errno?: string): IndexDirCheck {
-	return { ok: false, code, field: "indexDir", reason: errno ? `${REASONS[code]} (${errno})` : REASONS[code], errno };
+function failure(code: IndexDirProblem, errno?: string, why?: string): IndexDirCheck {
+	const detail = why ?? errno;
+	return { ok: false, code, field: "indexDir", reason: detail ? `${REASONS[code]} (${detail})` : REASONS[code], errno };
 }
 
 const errnoOf = (err: unknown): string | undefined => {
@@ -35,7 +40,10 @@ const errnoOf = (err: unknown): string | undefined => {
 	return typeof code === "string" ? code : undefined;
 };
 
-/** Creates `dir` (and its missing parents, one by one) and checks it is a writable directory. */
+/**
+ * Creates `dir` (and its missing parents, one by one, private to the person) and checks it is a writable directory
+ * that is safe to write into (safe-files.ts `unsafeIndexDir`).
+ */
 export function prepareIndexDir(dir: string): IndexDirCheck {
 	const target = resolve(dir);
 	const missing: string[] = [];
@@ -53,13 +61,15 @@ export function prepareIndexDir(dir: string): IndexDirCheck {
 	}
 	for (const folder of missing.reverse()) {
 		try {
-			mkdirSync(folder);
+			mkdirSync(folder, { mode: PRIVATE_DIR_MODE });
 		} catch (err) {
 			const errno = errnoOf(err);
 			// Another process created it in the meantime: fine, as long as it is a directory (checked below).
 			if (errno !== "EEXIST") return failure(errno === "ENOTDIR" ? "not_a_directory" : "cannot_create", errno);
 		}
 	}
+	const unsafe = unsafeIndexDir(target);
+	if (unsafe) return failure("unsafe", undefined, unsafe);
 	try {
 		if (!statSync(target).isDirectory()) return failure("not_a_directory");
 		accessSync(target, constants.W_OK);

@@ -7,7 +7,7 @@ import { collectGarbage } from "../runtime.js";
 import type { SqliteDb } from "../store/db.js";
 import { repairTorn } from "../store/fts-ledger.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
-import { type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import { FtsThread } from "./fts-thread.js";
 import { GroupCommit } from "./group-commit.js";
@@ -82,6 +82,7 @@ export const PROGRESS_EVERY_MS = 100;
 
 interface StoredFacts extends CheckpointFacts {
 	path: string;
+	confinedTo: string | null;
 }
 
 export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
@@ -151,16 +152,23 @@ function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
 		(
 			db
 				.prepare(
-					"SELECT path, dev, ino, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError FROM sources",
+					"SELECT path, dev, ino, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError, confined_to AS confinedTo FROM sources",
 				)
 				.all() as StoredFacts[]
 		).map((r) => [r.path, r]),
 	);
-	db.transaction(() =>
-		db
-			.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-			.run(KNOWN_SOURCES_KEY, String(files.length)),
+	// A confined session the person's own folders now find too is the person's (never the other way round).
+	const freed = files.filter(
+		(f) => stored.get(f.path)?.confinedTo != null && confinementOf(f.path, options.roots) === undefined,
 	);
+	db.transaction(() => {
+		db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+			KNOWN_SOURCES_KEY,
+			String(files.length),
+		);
+		const free = db.prepare("UPDATE sources SET confined_to = NULL WHERE path = ?");
+		for (const f of freed) free.run(f.path);
+	});
 	const discovered = new Set(files.map((f) => f.path));
 	return {
 		// The sync's own unchanged rule (identity included), checked here without opening a transaction.
@@ -253,6 +261,7 @@ class PassWriter {
 				prepared: prefetch,
 				between: pause,
 				shouldStop: options.shouldStop,
+				confine: (path) => confinementOf(path, options.roots),
 			},
 			ftsThread,
 		);

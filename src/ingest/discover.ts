@@ -4,7 +4,8 @@
  * scanned at every depth down to MAX_ROOT_DEPTH, symbolic links never followed.
  */
 import { readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import { subdirectories } from "../config/pi-paths.js";
 import { type FileFacts, statRegularFile } from "./file-facts.js";
 
 /** A folder to look for `*.jsonl` session files in. */
@@ -12,6 +13,11 @@ export interface DiscoveryRoot {
 	path: string;
 	/** Also scan the root's sub-folders, at every depth down to MAX_ROOT_DEPTH (an archive); false: flat. */
 	subfolders: boolean;
+	/**
+	 * The workspace root of the repository whose own setting alone names this folder (workspace-index.ts `repositoryOnly`): a
+	 * session found only through such folders is visible from that workspace alone.
+	 */
+	confinedTo?: string;
 }
 
 /**
@@ -57,6 +63,28 @@ function jsonlUnder(root: DiscoveryRoot): string[] {
 		level = next;
 	}
 	return out;
+}
+
+/** True when discovery would find `file` through `root` (directly in it, or below it when it has sub-folders). */
+function holds(root: DiscoveryRoot, file: string): boolean {
+	const dir = resolve(root.path);
+	if (dirname(file) === dir) return true;
+	const rel = relative(dir, file);
+	return root.subfolders && rel !== "" && !rel.startsWith("../") && rel !== "..";
+}
+
+/**
+ * The workspace a new source found at `path` is confined to: set when every root that holds it is one a repository
+ * configured, undefined when any of the person's roots holds it (or none does: a file Pi was pointed at directly).
+ */
+export function confinementOf(path: string, roots: readonly DiscoveryRoot[]): string | undefined {
+	let confinedTo: string | undefined;
+	for (const root of roots) {
+		if (!holds(root, path)) continue;
+		if (root.confinedTo === undefined) return undefined;
+		confinedTo ??= root.confinedTo;
+	}
+	return confinedTo;
 }
 
 /** Every `*.jsonl` file under the roots plus `extraFiles`, deduplicated by resolved path. */

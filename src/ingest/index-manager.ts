@@ -20,7 +20,7 @@ import {
 } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
-import type { DiscoveryRoot } from "./discover.js";
+import { confinementOf, type DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
@@ -124,8 +124,13 @@ export class IndexManager {
 		store: Store,
 	) {
 		this.current = store;
-		this.syncer = new SourceSyncer(store.db);
+		this.syncer = this.syncerFor(store);
 		this.checkpoints = checkpointsFor(store);
+	}
+
+	/** The hot path's syncer for `store`: a new source is confined as discovery would confine it (discover.ts). */
+	private syncerFor(store: Store): SourceSyncer {
+		return new SourceSyncer(store.db, { confine: (path) => confinementOf(path, this.options.roots) });
 	}
 
 	/** Opens (and if needed migrates) the shared store. Reads no session file. */
@@ -159,7 +164,7 @@ export class IndexManager {
 		if (opened.ok) {
 			const old = this.current;
 			this.current = opened.store;
-			this.syncer = new SourceSyncer(opened.store.db);
+			this.syncer = this.syncerFor(opened.store);
 			this.checkpoints?.cancel();
 			this.checkpoints = checkpointsFor(opened.store);
 			old.close();
@@ -184,7 +189,7 @@ export class IndexManager {
 		const reopened = await recoverCorruptStore(damaged, err, { lockStaleMs: this.options.lockStaleMs });
 		if (!reopened.ok) return false;
 		this.current = reopened.store;
-		this.syncer = new SourceSyncer(reopened.store.db);
+		this.syncer = this.syncerFor(reopened.store);
 		return true;
 	}
 

@@ -148,7 +148,9 @@ export class SourceRows {
 		this.byIdentity = db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM sources WHERE dev = ? AND ino = ?`);
 		// No RETURNING: it makes the INSERT a statement transaction, and every statement savepoint flushes FTS5's
 		// pending terms to disk as a new segment (fts5SavepointMethod), once per file of a bulk pass.
-		this.insertSource = db.prepare("INSERT INTO sources (path, dev, ino, size, mtime_ms) VALUES (?, ?, ?, ?, ?)");
+		this.insertSource = db.prepare(
+			"INSERT INTO sources (path, dev, ino, size, mtime_ms, confined_to) VALUES (?, ?, ?, ?, ?, ?)",
+		);
 		this.insertEvent = db.prepare(
 			`INSERT INTO events (source_id, seq, entry_id, parent_id, entry_type, role, tool_name, tool_call_id, is_error,
 				timestamp, line_no, byte_start, byte_end, line_hash, link_id, attributes, files, branch_state, selection_state)
@@ -200,9 +202,16 @@ export class SourceRows {
 		return this.byIdentity.all(dev, ino) as SourceCheckpoint[];
 	}
 
-	/** A new source row with an empty checkpoint. */
-	create(path: string, dev: string, ino: string, size: number, mtimeMs: number): SourceCheckpoint {
-		this.insertSource.run(path, dev, ino, size, mtimeMs);
+	/** A new source row with an empty checkpoint (`confinedTo`: see schema.ts `sources.confined_to`). */
+	create(
+		path: string,
+		dev: string,
+		ino: string,
+		size: number,
+		mtimeMs: number,
+		confinedTo: string | undefined,
+	): SourceCheckpoint {
+		this.insertSource.run(path, dev, ino, size, mtimeMs, confinedTo ?? null);
 		return this.get(path) as SourceCheckpoint;
 	}
 

@@ -54,6 +54,8 @@ export interface SyncOptions extends ReadOptions {
 	inTransaction?: boolean;
 	/** Final tree states of a file indexed from byte 0, planned without the write lock (state-plan.ts). */
 	statePlan?: StatePlan;
+	/** The workspace a new source at this path is confined to (discover.ts `confinementOf`); none: the person's. */
+	confine?: (path: string) => string | undefined;
 }
 
 /** A batch failed inside the caller's transaction (`inTransaction`), which now holds half a batch. */
@@ -218,7 +220,7 @@ export class SourceSyncer {
 			this.db.transaction(() => {
 				// A file that fails before it ever had a row (unreadable) gets an empty one, so coverage counts it as
 				// failed; its unknown identity makes the next successful sync index it from byte 0.
-				const row = this.rows.get(path) ?? this.rows.create(path, "", "", 0, 0);
+				const row = this.rows.get(path) ?? this.rows.create(path, "", "", 0, 0, this.options.confine?.(path));
 				this.db
 					.prepare("UPDATE sources SET last_error = ?, failures = failures + 1 WHERE id = ?")
 					.run(message.slice(0, 500), row.id);
@@ -255,7 +257,7 @@ export class SourceSyncer {
 				}
 			}
 			if (!row) {
-				row = this.rows.create(path, file.dev, file.ino, file.size, file.mtimeMs);
+				row = this.rows.create(path, file.dev, file.ino, file.size, file.mtimeMs, o.confine?.(path));
 			} else {
 				const reason = this.rewriteReason(row, file, fd);
 				if (reason) {

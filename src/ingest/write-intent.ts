@@ -5,8 +5,9 @@
  * clears it when done; catch-up, between its batches, steps aside once per announcement while it is open.
  * Catch-up is never starved: it waits at most MAX_YIELD_MS per announcement and never twice for the same one.
  */
-import { statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, futimesSync, lstatSync } from "node:fs";
 import { join } from "node:path";
+import { openForWriteNoFollow } from "../store/safe-files.js";
 
 const INTENT_FILE = "write-intent";
 /** An announcement older than this is stale (its writer crashed or is very slow). */
@@ -15,16 +16,16 @@ const FRESH_MS = 300;
 const MAX_YIELD_MS = 300;
 
 function touch(indexDir: string, time: Date): void {
-	const file = join(indexDir, INTENT_FILE);
 	try {
-		utimesSync(file, time, time);
-	} catch {
+		// Through a descriptor opened without following a symlink: a planted link's target is never touched.
+		const fd = openForWriteNoFollow(join(indexDir, INTENT_FILE));
 		try {
-			writeFileSync(file, "");
-			utimesSync(file, time, time);
-		} catch {
-			// A read-only index dir: there is no writing to announce anyway.
+			futimesSync(fd, time, time);
+		} finally {
+			closeSync(fd);
 		}
+	} catch {
+		// A read-only index dir: there is no writing to announce anyway.
 	}
 }
 
@@ -41,7 +42,7 @@ export function writeDone(indexDir: string): void {
 /** The announcement's time; 0 when there is none. Asked once per chunk of a bulk pass: no exception when absent. */
 function intentTime(indexDir: string): number {
 	try {
-		return statSync(join(indexDir, INTENT_FILE), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+		return lstatSync(join(indexDir, INTENT_FILE), { throwIfNoEntry: false })?.mtimeMs ?? 0;
 	} catch {
 		return 0;
 	}

@@ -9,7 +9,7 @@ import { codeSql, decodedSql, decodedTimestampSql } from "../store/column-codes.
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
 import { textDictionaryOf } from "../store/text-dictionary.js";
-import { type AuthorizedRoots, authorizationSql, isVisibleCwd } from "./authorize.js";
+import { type AuthorizedRoots, authorizationSql, isVisibleSource } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
 import { entryName, entrySeq } from "./entry-occurrence.js";
 
@@ -35,11 +35,14 @@ export interface SourceLite {
 	parentSessionId: string | null;
 	leafEntryId: string | null;
 	entryCount: number;
+	/** The workspace this session is confined to (schema.ts `sources.confined_to`), null for none. */
+	confinedTo: string | null;
 }
 
 export const SOURCE_COLUMNS = `s.id AS id, s.path AS path, s.session_id AS sessionId, s.cwd AS cwd,
 	s.session_name AS sessionName, s.header_timestamp AS headerTimestamp, s.parent_session AS parentSession,
-	s.parent_session_path AS parentSessionPath, s.parent_session_id AS parentSessionId, s.leaf_entry_id AS leafEntryId, s.entry_count AS entryCount`;
+	s.parent_session_path AS parentSessionPath, s.parent_session_id AS parentSessionId, s.leaf_entry_id AS leafEntryId, s.entry_count AS entryCount,
+	s.confined_to AS confinedTo`;
 
 /** The columns of `events` the services read. */
 export interface EventLite {
@@ -252,7 +255,7 @@ export function refOf(source: SourceLite, entryId: string): EventRef {
 	return { sessionId: source.sessionId ?? "", entryId };
 }
 
-/** True when a source is visible under `auth` (header cwd inside an authorized root). */
+/** True when a source is visible under `auth` (header cwd inside an authorized root, confined to nobody or us). */
 export function sourceVisible(source: SourceLite, auth: AuthorizedRoots): boolean {
-	return isVisibleCwd(source.cwd, auth);
+	return isVisibleSource(source, auth);
 }

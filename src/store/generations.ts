@@ -5,17 +5,7 @@
  * readers see either the old complete index or the new complete one, and WAL files of two generations never mix.
  */
 import { randomBytes } from "node:crypto";
-import {
-	closeSync,
-	fsyncSync,
-	openSync,
-	readdirSync,
-	readFileSync,
-	renameSync,
-	rmSync,
-	statSync,
-	writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { packageVersion } from "../package-version.js";
 import { FTS_FILE_SUFFIX, openDatabase, type SqliteDb } from "./db.js";
@@ -23,6 +13,7 @@ import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileNam
 import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { applyMigrations, MIGRATIONS_DIR } from "./migrations.js";
+import { openForWriteNoFollow } from "./safe-files.js";
 
 /** Lock taken for migration, first creation, corruption recovery and pointer swaps. */
 export const STORE_LOCK = "store";
@@ -127,7 +118,7 @@ export function writePointer(dir: string, file: string): void {
 	const target = join(dir, pointerFileName());
 	const tmp = `${target}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
 	const body = `${JSON.stringify({ file, createdAt: new Date().toISOString() } satisfies GenerationPointer)}\n`;
-	const fd = openSync(tmp, "w");
+	const fd = openForWriteNoFollow(tmp, true);
 	try {
 		writeSync(fd, body);
 		fsyncSync(fd);

@@ -9,11 +9,12 @@
  * handle compromised and logs.
  */
 import * as nodeFs from "node:fs";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
+import { PRIVATE_DIR_MODE, readNoFollow, touchNoFollow, writeExclusive } from "./safe-files.js";
 
 /**
  * The fs proper-lockfile uses: a plain object of our own. By default it takes graceful-fs and caches the mtime
@@ -21,7 +22,12 @@ import { createLogger, errorFields, type StoreLogger } from "./log.js";
  * out behind a Proxy, reading that property back throws a Proxy invariant TypeError from a callback and kills Pi
  * at the second lock of the process.
  */
-const LOCK_FS = { ...nodeFs };
+const LOCK_FS = {
+	...nodeFs,
+	// The lock directory is the person's alone (an index directory with a group-writable entry is refused).
+	mkdir: (path: string, callback: (err: NodeJS.ErrnoException | null) => void) =>
+		nodeFs.mkdir(path, PRIVATE_DIR_MODE, callback),
+};
 
 /** Default staleness threshold (proper-lockfile's minimum is 2000 ms). */
 export const DEFAULT_STALE_MS = 10_000;
@@ -80,8 +86,8 @@ function holderPath(dir: string, name: string): string {
 
 function ensureTarget(dir: string, name: string): string {
 	const target = targetPath(dir, name);
-	mkdirSync(dir, { recursive: true });
-	closeSync(openSync(target, "a"));
+	mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+	touchNoFollow(target);
 	return target;
 }
 
@@ -197,7 +203,7 @@ export async function lockHolderInfo(dir: string, name: string): Promise<LockHol
 	}
 	const info: LockHolderInfo = { locked: true, mtimeMs, stale: mtimeMs < Date.now() - DEFAULT_STALE_MS };
 	try {
-		const holder = JSON.parse(readFileSync(holderPath(dir, name), "utf8")) as LockHolderInfo["holder"];
+		const holder = JSON.parse(readNoFollow(holderPath(dir, name))) as LockHolderInfo["holder"];
 		if (holder && typeof holder.pid === "number") info.holder = holder;
 	} catch {
 		// No sidecar (or a torn one): the lock itself is what counts.
@@ -209,7 +215,9 @@ function writeHolder(dir: string, name: string): void {
 	const file = holderPath(dir, name);
 	const tmp = `${file}.${process.pid}.tmp`;
 	try {
-		writeFileSync(
+		// A temp file a crash left under this pid (or anything planted there) goes first: the new one is exclusive.
+		rmSync(tmp, { force: true });
+		writeExclusive(
 			tmp,
 			JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() }),
 		);
@@ -227,7 +235,7 @@ function writeHolder(dir: string, name: string): void {
 function removeHolder(dir: string, name: string): void {
 	try {
 		const file = holderPath(dir, name);
-		const holder = JSON.parse(readFileSync(file, "utf8")) as { pid?: number };
+		const holder = JSON.parse(readNoFollow(file)) as { pid?: number };
 		if (holder.pid === process.pid) rmSync(file, { force: true });
 	} catch {
 		// Already gone or replaced by a newer holder.

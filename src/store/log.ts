@@ -1,9 +1,11 @@
 /**
  * A tiny local logger: JSON lines appended to `<dir>/event-index.log`, rotated to `.log.1` at ~1 MB. Never writes
- * to stdout/stderr (Pi's TUI owns the terminal) and never throws: a log that cannot be written is dropped.
+ * to stdout/stderr (Pi's TUI owns the terminal) and never throws: a log that cannot be written is dropped, and so is
+ * one whose file is a symlink (never followed: safe-files.ts).
  */
-import { appendFileSync, renameSync, statSync } from "node:fs";
+import { lstatSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { appendNoFollow } from "./safe-files.js";
 
 /** File name of the store log inside the store directory. */
 export const LOG_FILE = "event-index.log";
@@ -33,7 +35,7 @@ export function createLogger(dir: string): StoreLogger {
 				// Checking the size on every write would double the syscalls; a few KB over the bound is fine.
 				if (writes++ % checkEvery === 0) rotateIfLarge(file);
 				const line = JSON.stringify({ time: new Date().toISOString(), pid: process.pid, level, event, ...fields });
-				appendFileSync(file, `${line}\n`);
+				appendNoFollow(file, `${line}\n`);
 			} catch {
 				// Logging must never break the caller (read-only or vanished directory).
 			}
@@ -43,7 +45,7 @@ export function createLogger(dir: string): StoreLogger {
 
 function rotateIfLarge(file: string): void {
 	try {
-		if (statSync(file).size >= LOG_MAX_BYTES) renameSync(file, `${file}.1`);
+		if (lstatSync(file).size >= LOG_MAX_BYTES) renameSync(file, `${file}.1`);
 	} catch {
 		// Missing file: nothing to rotate.
 	}

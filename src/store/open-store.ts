@@ -30,6 +30,7 @@ import {
 import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { applyMigrations, MIGRATIONS_DIR, migrationState } from "./migrations.js";
+import { PRIVATE_DIR_MODE, unsafeIndexDir } from "./safe-files.js";
 
 /** Why the store is a brand-new (empty) generation, when it is. */
 export type FreshReason =
@@ -76,7 +77,14 @@ export interface OpenStoreOptions {
 }
 
 /** Why a store could not be opened. */
-export type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "failed" | "driver";
+export type OpenStoreErrorCode =
+	| "unwritable"
+	| "not-found"
+	| "incompatible"
+	| "locked"
+	| "unsafe"
+	| "failed"
+	| "driver";
 
 /** Outcome of `openStore`; a failure caused by SQLite carries its result code (callers word it by meaning). */
 export type OpenStoreResult =
@@ -91,6 +99,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStoreRes
 	const logger = options.logger ?? createLogger(dir);
 	// Reads of long fragments check the line hash (event-line.ts): every connection's process needs the hasher.
 	await initFingerprints();
+	// A symlinked, foreign or group/world-writable index directory could send writes (or reads) elsewhere: refused.
+	const unsafe = unsafeIndexDir(dir);
+	if (unsafe) return { ok: false, code: "unsafe", error: `the event index in ${dir} is refused: ${unsafe}` };
 	try {
 		if (options.readonly) return await openReadOnly(dir, logger, "opened read-only on request");
 		const unwritable = checkWritable(dir);
@@ -108,7 +119,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStoreRes
 /** Returns a reason string when `dir` cannot be created or written. */
 function checkWritable(dir: string): string | undefined {
 	try {
-		mkdirSync(dir, { recursive: true });
+		mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 		accessSync(dir, constants.W_OK);
 		return undefined;
 	} catch (err) {

@@ -67,6 +67,11 @@ export const sources = sqliteTable(
 		failures: integer("failures").notNull().default(0),
 		/** Epoch ms of the last successful sync. */
 		syncedAt: integer("synced_at"),
+		/**
+		 * The workspace root of the repository whose own setting (its `.pi/settings.json` `sessionDir`) was the only way
+		 * this file was found: the session is visible from that workspace alone. Null: found through the person's folders.
+		 */
+		confinedTo: text("confined_to"),
 	},
 	(t) => [
 		uniqueIndex("sources_path").on(t.path),

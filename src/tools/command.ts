@@ -63,6 +63,7 @@ export function formatStatus(s: RuntimeStatus): string {
 		lines.push(`rows: ${s.counts.sources} session files, ${s.counts.events} events, ${s.counts.fragments} fragments`);
 	if (s.catchUpRunning)
 		lines.push(`catch-up running${s.progress ? `: ${s.progress.done}/${s.progress.total} files` : ""}`);
+	if (s.refused) lines.push(s.refused);
 	for (const p of s.problems) lines.push(`config problem: ${p}`);
 	if (s.logFile) lines.push(`log: ${s.logFile}`);
 	return lines.join("\n");

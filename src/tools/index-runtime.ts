@@ -65,6 +65,8 @@ export interface RuntimeStatus {
 	catchUpRunning: boolean;
 	progress?: CatchUpProgress;
 	problems: string[];
+	/** The workspace config's widening keys that were ignored (one line), if any. */
+	refused?: string;
 	logFile?: string;
 }
 
@@ -136,6 +138,7 @@ export class IndexRuntime {
 				sessionFile: this.sessionFile,
 			});
 			this.logger = createLogger(index.config.indexDir);
+			if (index.refused) this.log("warn", "config_refused", { notice: index.refused });
 			if (index.problems.length > 0) {
 				for (const problem of index.problems) this.log("warn", "config_problem", { problem });
 				this.options.onProblems?.(index.problems);
@@ -277,6 +280,8 @@ export class IndexRuntime {
 		}
 		// Answered from the index as it is: say that this session's newest entries may be missing.
 		if (synced === "busy") coverage = { ...coverage, note: `${coverage.note}; ${CALLER_BEHIND}` };
+		// A repository that tried to widen what this caller sees is told so in every answer.
+		if (index.refused) coverage = { ...coverage, note: `${coverage.note}; ${index.refused}` };
 		const caller = index.caller({
 			cwd: who.cwd,
 			sessionFile,
@@ -351,6 +356,7 @@ export class IndexRuntime {
 			catchUpRunning: index.manager.catchUpRunning,
 			progress: index.manager.progress,
 			problems: index.problems,
+			...(index.refused ? { refused: index.refused } : {}),
 			logFile: this.logger?.file,
 		};
 	}

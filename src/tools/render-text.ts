@@ -20,6 +20,7 @@ import { clipText } from "../query/errors.js";
 import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
 import { emptiedText } from "../text/emptied-text.js";
+import { escapeValue, framedLines, oneLine, quoted, SESSION_TEXT_MARK } from "../text/safe-text.js";
 
 /** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
 export const MAX_TOOL_TEXT_CHARS = 48_000;
@@ -30,9 +31,9 @@ export const MAX_TOOL_TEXT_CHARS = 48_000;
  */
 export const MAX_FIELD_CHARS = 200;
 
-/** One metadata field within MAX_FIELD_CHARS, head and tail kept. */
+/** One metadata field within MAX_FIELD_CHARS, head and tail kept, on one line with no control character. */
 export function field(text: string): string {
-	return clipText(text, MAX_FIELD_CHARS);
+	return clipText(escapeValue(text), MAX_FIELD_CHARS);
 }
 
 /** Joins metadata parts, each within its field budget. */
@@ -46,11 +47,6 @@ export interface RenderContext {
 	cwd: string;
 	/** This process's running catch-up, if any: a partial coverage then says when to retry from its pace. */
 	progress?: CatchUpProgress;
-}
-
-/** Collapses whitespace so one item stays on one line. */
-export function oneLine(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
 }
 
 /** An absolute path shown relative to the caller's cwd ("." for the cwd itself). */
@@ -72,9 +68,8 @@ function states(branch: string, selection: string): string {
 	return `${branch}/${selection}`;
 }
 
-function quote(text: string): string {
-	return JSON.stringify(text);
-}
+/** A name, label or term in quotes: one line, nothing in it can close the quotes (safe-text.ts). */
+const quote = (text: string) => quoted(text);
 
 /** One line per hit: identity first (what event_read needs), then kind, states, time, and the snippet. */
 export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string {
@@ -89,14 +84,14 @@ export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext):
 	if (hit.toolName) parts.push(`tool=${hit.toolName}`);
 	if (hit.isError) parts.push("error");
 	parts.push(`state=${states(hit.branchState, hit.selectionState)}`, `time=${hit.timestamp}`);
-	if (hit.sessionName) parts.push(`session=${quote(oneLine(hit.sessionName))}`);
+	if (hit.sessionName) parts.push(`session=${quote(hit.sessionName)}`);
 	parts.push(`cwd=${displayPath(hit.cwd, ctx.cwd)}`);
 	if (hit.matchingFragmentCount > 1) parts.push(`matches=${hit.matchingFragmentCount}`);
 	if (hit.missingTerms && hit.missingTerms.length > 0) parts.push(`missing=${hit.missingTerms.map(quote).join(",")}`);
 	if (hit.forkCopies && hit.forkCopies.length > 0) {
 		parts.push(`forkCopies=${hit.forkCopies.map((c) => `${c.sessionId}/${c.entryId}`).join(",")}`);
 	}
-	return `${joinFields(parts)}\n   ${oneLine(hit.snippet)}`;
+	return `${joinFields(parts)}\n   ${SESSION_TEXT_MARK}${oneLine(hit.snippet)}`;
 }
 
 /** The first line of a relaxed result: how many hits have every term and how close the others come. */
@@ -163,13 +158,12 @@ function metadataLine(e: EventMetadata, ctx: RenderContext): string {
 	if (e.isError) parts.push("error");
 	parts.push(`parent=${e.parentId ?? "none"}`, `state=${states(e.branchState, e.selectionState)}`);
 	parts.push(`time=${e.timestamp}`);
-	if (e.sessionName) parts.push(`session=${quote(oneLine(e.sessionName))}`);
+	if (e.sessionName) parts.push(`session=${quote(e.sessionName)}`);
 	parts.push(`cwd=${displayPath(e.cwd, ctx.cwd)}`);
-	if (e.labels && e.labels.length > 0) parts.push(`labels=${e.labels.map((l) => field(quote(oneLine(l)))).join(",")}`);
+	if (e.labels && e.labels.length > 0) parts.push(`labels=${e.labels.map((l) => field(quote(l))).join(",")}`);
 	if (e.attributes) {
 		for (const [key, value] of Object.entries(e.attributes)) {
-			if (value !== null && value !== "")
-				parts.push(`${key}=${typeof value === "string" ? quote(oneLine(value)) : value}`);
+			if (value !== null && value !== "") parts.push(`${key}=${typeof value === "string" ? quote(value) : value}`);
 		}
 	}
 	return joinFields(parts);
@@ -207,19 +201,19 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 		if (w.hasBefore) paging.push("more before");
 		if (w.hasAfter) paging.push(`more after: offset=${w.range.end}`);
 		lines.push(
-			`--- window ${field(w.fragmentId)} ${w.semanticKind} chars ${w.range.start}-${w.range.end} of ${w.totalChars}${
+			`--- window ${field(w.fragmentId)} ${field(w.semanticKind)} chars ${w.range.start}-${w.range.end} of ${w.totalChars}${
 				paging.length ? ` (${paging.join("; ")})` : ""
 			}`,
 		);
-		lines.push(w.text);
+		lines.push(...framedLines(w.text));
 	} else {
 		lines.push(
 			`fragments: ${fc.returned} of ${fc.total}${fc.omitted ? ` (${fc.omitted} omitted: use matchingFragmentId)` : ""}`,
 		);
 		for (const f of result.fragments) {
 			const tool = f.toolName ? ` ${f.toolName}` : "";
-			lines.push(`--- ${field(f.fragmentId)} ${f.semanticKind}${field(tool)} (${previewReceipt(f.text)})`);
-			lines.push(f.text.text);
+			lines.push(`--- ${field(f.fragmentId)} ${field(f.semanticKind)}${field(tool)} (${previewReceipt(f.text)})`);
+			lines.push(...framedLines(f.text.text));
 			if (f.text.truncated) {
 				lines.push(`[middle omitted: event_read with matchingFragmentId=${field(f.fragmentId)} and offset to page]`);
 			}
@@ -233,7 +227,9 @@ export function renderReadText(result: EventReadResult, ctx: RenderContext): str
 		const ref = (r: { sessionId: string; entryId: string }) =>
 			field(r.sessionId === result.event.sessionId ? r.entryId : `${r.sessionId}/${r.entryId}`);
 		const chosen = fork.chosen ? ` chosen=${ref(fork.chosen)}` : "";
-		lines.push(`fork (${fork.kind}) at ${ref(fork.at)}: candidates ${fork.candidates.map(ref).join(", ")}${chosen}`);
+		lines.push(
+			`fork (${field(fork.kind)}) at ${ref(fork.at)}: candidates ${fork.candidates.map(ref).join(", ")}${chosen}`,
+		);
 	}
 	if (result.parentCycle) lines.push(field(parentCycleText(result.parentCycle)));
 	lines.push(coverageText(result.coverage, ctx.progress));

@@ -3,14 +3,16 @@
  * quoting) or the event it targets, then every filter or option given; packed into the width, continuing on more
  * lines rather than dropping a filter.
  */
-import { type EventToolName, eventRef, type Paint, pack, shortenPathLeft } from "./screen-text.js";
+import { type EventToolName, eventRef, type Paint, pack, safe, shortenPathLeft } from "./screen-text.js";
 
 type Args = Record<string, unknown>;
 
 /** Widest a cwd filter is shown (shortened from the left). */
 const CWD_COLUMNS = 40;
 
-const str = (a: Args, key: string): string | undefined => (typeof a[key] === "string" ? (a[key] as string) : undefined);
+/** A string argument, its control characters escaped (the model's words are shown, never obeyed by the terminal). */
+const str = (a: Args, key: string): string | undefined =>
+	typeof a[key] === "string" ? safe(a[key] as string) : undefined;
 
 /** The search filters as `key=value` words, in the order they matter to people. */
 export function searchFilterWords(a: Args): string[] {
@@ -21,11 +23,13 @@ export function searchFilterWords(a: Args): string[] {
 	if (cwd) words.push(`cwd=${shortenPathLeft(cwd, CWD_COLUMNS)}`);
 	const time = a.time as { from?: unknown; to?: unknown } | undefined;
 	if (time && typeof time === "object" && (time.from || time.to)) {
-		words.push(`time=${typeof time.from === "string" ? time.from : ""}..${typeof time.to === "string" ? time.to : ""}`);
+		words.push(
+			safe(`time=${typeof time.from === "string" ? time.from : ""}..${typeof time.to === "string" ? time.to : ""}`),
+		);
 	}
 	for (const key of ["paths", "kinds", "roles", "toolNames", "branchStates", "selectionStates"]) {
 		const v = a[key];
-		if (Array.isArray(v) && v.length > 0) words.push(`${key}=${v.join(",")}`);
+		if (Array.isArray(v) && v.length > 0) words.push(safe(`${key}=${v.join(",")}`));
 	}
 	if (a.errorOnly === true) words.push("errorOnly");
 	return words;

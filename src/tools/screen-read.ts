@@ -16,6 +16,7 @@ import {
 	type Paint,
 	pack,
 	partialMark,
+	safe,
 	shortenPathLeft,
 	shortSession,
 	shortTime,
@@ -48,7 +49,7 @@ export function readCollapsed(r: EventReadResult, width: number, paint: Paint): 
 function fragmentLines(f: FragmentView, width: number, paint: Paint): string[] {
 	const p = f.text;
 	const size = p.truncated ? `${p.totalChars} chars, middle omitted` : `${p.totalChars} chars`;
-	const head = paint.muted(`── ${f.fragmentId} ${kindOf(f.semanticKind, f.toolName)} · ${size}`);
+	const head = paint.muted(`── ${safe(f.fragmentId)} ${kindOf(f.semanticKind, f.toolName)} · ${size}`);
 	return [...fitWidth([head], width), ...block(p.text, width, "  ", FRAGMENT_LINES)];
 }
 
@@ -66,8 +67,8 @@ export function readExpanded(r: EventReadResult, width: number, paint: Paint): s
 		`session ${shortSession(e.sessionId)}`,
 		e.sessionName ? `"${flat(e.sessionName)}"` : "",
 		shortenPathLeft(e.cwd, 40),
-		`entry ${e.entryId}`,
-		`${e.branchState}/${e.selectionState}`,
+		`entry ${safe(e.entryId)}`,
+		safe(`${e.branchState}/${e.selectionState}`),
 	].filter(Boolean);
 	const lines = [
 		...readCollapsed(r, width, paint),
@@ -82,7 +83,7 @@ export function readExpanded(r: EventReadResult, width: number, paint: Paint): s
 		const clamp = w.requestedOffset !== undefined ? ` (${clampNote(w)})` : "";
 		lines.push(
 			...block(
-				`── ${w.fragmentId} ${w.semanticKind} · chars ${w.range.start}-${w.range.end} of ${w.totalChars}${clamp}`,
+				`── ${safe(w.fragmentId)} ${safe(w.semanticKind)} · chars ${w.range.start}-${w.range.end} of ${w.totalChars}${clamp}`,
 				width,
 				"",
 				BODY_LINES,
@@ -97,7 +98,7 @@ export function readExpanded(r: EventReadResult, width: number, paint: Paint): s
 	for (const n of r.neighbors) lines.push(neighbourLine(n, width, paint));
 	for (const f of r.forks) {
 		const kind = f.kind === "session-fork" ? "forked into another session" : "branches here";
-		lines.push(paint.muted(`  ⑂ ${f.at.entryId}: ${kind} (${f.candidates.length} ways)`));
+		lines.push(paint.muted(`  ⑂ ${safe(f.at.entryId)}: ${kind} (${f.candidates.length} ways)`));
 	}
 	lines.push(...block(coverageText(r.coverage), width, "", BODY_LINES, paint.dim));
 	return cap(fitWidth(lines, width), width, paint);

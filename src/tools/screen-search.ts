@@ -16,6 +16,7 @@ import {
 	type Paint,
 	pack,
 	partialMark,
+	safe,
 	shortenPathLeft,
 	shortTime,
 } from "./screen-text.js";
@@ -64,7 +65,7 @@ export function searchExpanded(r: EventSearchResult, width: number, paint: Paint
 		lines.push(...block(flat(hit.snippet), width, "   ", BODY_LINES));
 		const extra: string[] = [eventRef(hit.sessionId, hit.entryId)];
 		if (hit.matchingFragmentCount > 1) extra.push(`${hit.matchingFragmentCount} matching fragments`);
-		if (hit.missingTerms?.length) extra.push(`missing ${hit.missingTerms.join(", ")}`);
+		if (hit.missingTerms?.length) extra.push(`missing ${safe(hit.missingTerms.join(", "))}`);
 		if (hit.forkCopies?.length)
 			extra.push(`also in ${hit.forkCopies.length} fork${hit.forkCopies.length === 1 ? "" : "s"}`);
 		lines.push(

@@ -5,6 +5,7 @@
  * project name stays. Pure: colours come in through `Paint`.
  */
 import type { Coverage } from "../contract.js";
+import { escapeValue, oneLine, screenText } from "../text/safe-text.js";
 import { tuiWidth } from "./tui-width.js";
 
 /** The three tool names. */
@@ -52,13 +53,17 @@ export function fitWidth(lines: string[], width: number): string[] {
 	return lines.map((line) => (tuiWidth().visibleWidth(line) <= w ? line : tuiWidth().truncateToWidth(line, w, "…")));
 }
 
-/** Text on one line: whitespace runs (newlines included) become one space. */
+/** Text on one line, as every renderer flattens it (safe-text.ts `oneLine`: line breaks as ⏎, controls escaped). */
 export function flat(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
+	return oneLine(text);
 }
 
+/** A value from the index (an id, a state, a kind) with its control characters escaped (safe-text.ts). */
+export const safe = escapeValue;
+
 /** A path within `max` columns, cut from the left at a separator when possible: `…/projects/amber-north`. */
-export function shortenPathLeft(p: string, max: number): string {
+export function shortenPathLeft(path: string, max: number): string {
+	const p = escapeValue(path);
 	if (tuiWidth().visibleWidth(p) <= max) return p;
 	const parts = p.split(/(?=[\\/])/);
 	let kept = "";
@@ -76,17 +81,18 @@ export function shortenPathLeft(p: string, max: number): string {
 export function shortTime(iso: string | undefined): string {
 	if (!iso) return "";
 	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
-	return m ? `${m[1]} ${m[2]}` : iso;
+	return m ? `${m[1]} ${m[2]}` : escapeValue(iso);
 }
 
 /** The first characters of a session id (a prefix event_read and event_trace accept). */
-export function shortSession(id: string): string {
+export function shortSession(sessionId: string): string {
+	const id = escapeValue(sessionId);
 	return Array.from(id).length <= SESSION_CHARS ? id : `${Array.from(id).slice(0, SESSION_CHARS).join("")}…`;
 }
 
 /** `session/entry` as people carry it: the session prefix without the ellipsis. */
 export function eventRef(sessionId: string, entryId: string): string {
-	return `${Array.from(sessionId).slice(0, SESSION_CHARS).join("")}/${entryId}`;
+	return escapeValue(`${Array.from(sessionId).slice(0, SESSION_CHARS).join("")}/${entryId}`);
 }
 
 /** Words packed into lines of `width` columns; a continuation starts with `indent`; a too-long word is cut. */
@@ -108,7 +114,9 @@ export function pack(words: string[], width: number, indent = "  "): string[] {
 /** `text` wrapped to `width` with `indent`, at most `max` lines (the last says how much is left). */
 export function block(text: string, width: number, indent: string, max: number, paint = same): string[] {
 	const inner = Math.max(8, width - tuiWidth().visibleWidth(indent));
-	const wrapped = text.split("\n").flatMap((l) => (l === "" ? [""] : tuiWidth().wrapTextWithAnsi(l, inner)));
+	const wrapped = screenText(text)
+		.split("\n")
+		.flatMap((l) => (l === "" ? [""] : tuiWidth().wrapTextWithAnsi(l, inner)));
 	const shown = wrapped.slice(0, max).map((l) => `${indent}${paint(l)}`);
 	if (wrapped.length > max) shown.push(`${indent}… ${wrapped.length - max} more lines`);
 	return shown;
@@ -116,7 +124,7 @@ export function block(text: string, width: number, indent: string, max: number, 
 
 /** The kind column of an event: `tool_result bash error`. */
 export function kindOf(kind: string, toolName?: string, isError?: boolean): string {
-	return [kind, toolName, isError ? "error" : ""].filter(Boolean).join(" ");
+	return escapeValue([kind, toolName, isError ? "error" : ""].filter(Boolean).join(" "));
 }
 
 /** `· partial coverage`, when it is. */

@@ -14,6 +14,7 @@ import {
 	kindOf,
 	type Paint,
 	pack,
+	safe,
 	shortenPathLeft,
 	shortTime,
 } from "./screen-text.js";
@@ -46,7 +47,7 @@ export function traceCollapsed(t: EventTrace, width: number, paint: Paint): stri
 }
 
 function nodeLabel(n: TraceNode, targetSession: string, paint: Paint): string {
-	const id = n.sessionId === targetSession ? n.entryId : eventRef(n.sessionId, n.entryId);
+	const id = n.sessionId === targetSession ? safe(n.entryId) : eventRef(n.sessionId, n.entryId);
 	const who = kindOf(n.role ?? n.entryType, n.toolName);
 	const preview = n.preview ? `  ${flat(n.preview.text)}` : "";
 	return `${id} ${paint.muted(shortTime(n.timestamp))} ${paint.accent(who)}${preview}`;

@@ -57,7 +57,7 @@ describe("loadConfig", () => {
 		expect(projectFile).toBe(join(cwd, ".pi", "event-index.json"));
 	});
 
-	it("merges project over global like Pi's settings: objects by key, arrays replaced", () => {
+	it("merges project over global like Pi's settings (objects by key, arrays replaced), narrowing only", () => {
 		write(globalFile, {
 			indexDir: "/idx/global",
 			roots: ["/archive/a", "/archive/b"],
@@ -66,36 +66,63 @@ describe("loadConfig", () => {
 			catchUp: { enabled: false },
 		});
 		write(projectFile, {
-			roots: ["/archive/c"],
+			roots: ["/archive/b"],
 			authorization: { allRoots: false },
 			budgets: { searchLimit: 5 },
 			catchUp: { threads: 2 },
 		});
-		const { config, problems } = loadConfig({ cwd, agentDir, env: {} });
+		const { config, problems, refused } = loadConfig({ cwd, agentDir, env: {} });
 		expect(problems).toEqual([]);
+		expect(refused).toBeUndefined();
 		expect(config.indexDir).toBe("/idx/global");
-		expect(config.roots).toEqual(["/archive/c"]);
+		expect(config.roots).toEqual(["/archive/b"]);
 		expect(config.authorization).toEqual({ extraRoots: ["/shared"], allRoots: false });
 		expect(config.budgets).toEqual({ ...DEFAULT_BUDGETS, searchLimit: 5, snippetChars: 300 });
 		expect(config.catchUp).toEqual({ enabled: false, threads: 2 });
 		expect(config.loadedFiles).toEqual([globalFile, projectFile]);
 	});
 
-	it("PI_EVENT_INDEX_DIR wins over both files; ~ and relative paths resolve", () => {
+	it("the project file's widening keys are refused, each named once in one path-free notice", () => {
+		write(globalFile, {
+			roots: ["/archive/a"],
+			authorization: { extraRoots: ["/shared"] },
+			catchUp: { enabled: false },
+		});
+		write(projectFile, {
+			indexDir: "/idx/project",
+			roots: ["/archive/a", "/elsewhere"],
+			authorization: { extraRoots: ["/shared/team", "/"], allRoots: true },
+			catchUp: { enabled: true },
+		});
+		const { config, refused } = loadConfig({ cwd, agentDir, env: {} });
+		expect(config.indexDir).toBe(join(agentDir, "event-index"));
+		expect(config.roots).toEqual(["/archive/a"]);
+		expect(config.authorization).toEqual({ extraRoots: ["/shared/team"], allRoots: false });
+		expect(config.catchUp.enabled).toBe(false);
+		expect(refused).toBe(
+			'workspace config .pi/event-index.json ignored "indexDir", "roots", "authorization.allRoots", "authorization.extraRoots", "catchUp.enabled": a repository\'s file may only narrow; widening settings go in the user\'s own event-index.json',
+		);
+	});
+
+	it("PI_EVENT_INDEX_DIR wins over the person's file; ~ and relative paths resolve", () => {
 		write(globalFile, { indexDir: "/idx/global" });
 		write(projectFile, { indexDir: "/idx/project" });
-		expect(loadConfig({ cwd, agentDir, env: {} }).config.indexDir).toBe("/idx/project");
+		expect(loadConfig({ cwd, agentDir, env: {} }).config.indexDir).toBe("/idx/global");
 		expect(loadConfig({ cwd, agentDir, env: { PI_EVENT_INDEX_DIR: "/idx/env" } }).config.indexDir).toBe("/idx/env");
 		expect(loadConfig({ cwd, agentDir, env: { PI_EVENT_INDEX_DIR: "~/idx" } }).config.indexDir).toBe(
 			join(homedir(), "idx"),
 		);
 		expect(loadConfig({ cwd, agentDir, env: { PI_EVENT_INDEX_DIR: "rel" } }).config.indexDir).toBe(join(cwd, "rel"));
 		// Empty means unset.
-		expect(loadConfig({ cwd, agentDir, env: { PI_EVENT_INDEX_DIR: "" } }).config.indexDir).toBe("/idx/project");
+		expect(loadConfig({ cwd, agentDir, env: { PI_EVENT_INDEX_DIR: "" } }).config.indexDir).toBe("/idx/global");
 	});
 
 	it("resolves relative paths against the directory of the file that names them", () => {
-		write(globalFile, { indexDir: "index-here", authorization: { extraRoots: ["../team"] } });
+		write(globalFile, {
+			indexDir: "index-here",
+			roots: [join(cwd, ".pi", "archive"), "~/old-sessions"],
+			authorization: { extraRoots: ["../team"] },
+		});
 		write(projectFile, { roots: ["archive", "~/old-sessions"] });
 		const { config, problems } = loadConfig({ cwd, agentDir, env: {} });
 		expect(problems).toEqual([]);
@@ -115,7 +142,7 @@ describe("loadConfig", () => {
 	});
 
 	it("reports wrong types, unknown keys and out-of-bounds budgets per key, keeping the valid rest", () => {
-		write(globalFile, { indexDir: "/idx/ok", catchUp: { enabled: false } });
+		write(globalFile, { indexDir: "/idx/ok", authorization: { extraRoots: ["/fine"] }, catchUp: { enabled: false } });
 		write(projectFile, {
 			indexDir: 7,
 			roots: "not-an-array",

@@ -3,11 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+	type AuthorizedRoots,
 	authorizationSql,
 	authorizedRoots,
 	findWorkspaceRoot,
 	isInsideRoot,
 	isVisibleCwd,
+	isVisibleSource,
 } from "../../src/query/authorize.js";
 import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
@@ -35,8 +37,12 @@ describe("workspace roots", () => {
 
 	it("adds extra roots and honours allRoots", () => {
 		const root = mkdtempSync(join(tmpdir(), "pi-auth-"));
-		expect(authorizedRoots(caller(root, ["/x/y/", ""]))).toEqual({ all: false, roots: [root, "/x/y"].sort() });
-		expect(authorizedRoots(caller(root, [], true))).toEqual({ all: true });
+		expect(authorizedRoots(caller(root, ["/x/y/", ""]))).toEqual({
+			all: false,
+			roots: [root, "/x/y"].sort(),
+			workspace: root,
+		});
+		expect(authorizedRoots(caller(root, [], true))).toEqual({ all: true, workspace: root });
 	});
 
 	it("matches whole path segments only", () => {
@@ -45,29 +51,37 @@ describe("workspace roots", () => {
 		expect(isInsideRoot("/a/bc", "/a/b")).toBe(false);
 		expect(isInsideRoot("/a", "/a/b")).toBe(false);
 		expect(isInsideRoot("/anything", "/")).toBe(true);
-		expect(isVisibleCwd(null, { all: true })).toBe(false);
-		expect(isVisibleCwd("", { all: true })).toBe(false);
+		expect(isVisibleCwd(null, { all: true, workspace: "/w" })).toBe(false);
+		expect(isVisibleCwd("", { all: true, workspace: "/w" })).toBe(false);
 	});
 
 	it("the SQL condition agrees with the JS rule, case-sensitively and without wildcards", async () => {
 		// Through the driver module, so the check also runs under Bun (bun:sqlite).
 		const db = await openDatabase(":memory:");
-		db.exec("CREATE TABLE sources (id INTEGER PRIMARY KEY, cwd TEXT)");
+		db.exec("CREATE TABLE sources (id INTEGER PRIMARY KEY, cwd TEXT, confined_to TEXT)");
 		const cwds = ["/a/b", "/a/b/c", "/a/bc", "/A/b", "/a/b_", "/a/%", "/a/%/x", "/数据/库", "/数据/库x", null, ""];
-		const insert = db.prepare("INSERT INTO sources (cwd) VALUES (?)");
-		for (const c of cwds) insert.run(c);
-		for (const roots of [["/a/b"], ["/a/%"], ["/数据/库"], ["/"], ["/a/b", "/A"]]) {
-			const auth = { all: false as const, roots };
+		const rows = [
+			...cwds.map((cwd) => ({ cwd, confinedTo: null as string | null })),
+			...cwds.map((cwd) => ({ cwd, confinedTo: "/a/b" })),
+			...cwds.map((cwd) => ({ cwd, confinedTo: "/w" })),
+		];
+		const insert = db.prepare("INSERT INTO sources (cwd, confined_to) VALUES (?, ?)");
+		for (const r of rows) insert.run(r.cwd, r.confinedTo);
+		const visible = (auth: AuthorizedRoots) => {
 			const clause = authorizationSql("s", auth);
-			const got = (
-				db.prepare(`SELECT cwd FROM sources s WHERE ${clause.sql} ORDER BY id`).all(...clause.params) as Array<{
-					cwd: string;
-				}>
-			).map((r) => r.cwd);
-			expect(got).toEqual(cwds.filter((c) => isVisibleCwd(c, auth)));
+			return db
+				.prepare(`SELECT cwd, confined_to AS confinedTo FROM sources s WHERE ${clause.sql} ORDER BY id`)
+				.all(...clause.params);
+		};
+		for (const roots of [["/a/b"], ["/a/%"], ["/数据/库"], ["/"], ["/a/b", "/A"]]) {
+			for (const workspace of ["/a/b", "/w"]) {
+				const auth = { all: false as const, roots, workspace };
+				expect(visible(auth)).toEqual(rows.filter((r) => isVisibleSource(r, auth)));
+			}
 		}
-		const allClause = authorizationSql("s", { all: true });
-		expect(db.prepare(`SELECT count(*) AS n FROM sources s WHERE ${allClause.sql}`).get()).toEqual({ n: 9 });
+		// Every authorized cwd, plus what is confined to this workspace, never what is confined to another.
+		expect(visible({ all: true, workspace: "/w" })).toHaveLength(18);
+		expect(visible({ all: true, workspace: "/w" })).toEqual(rows.filter((r) => r.cwd && r.confinedTo !== "/a/b"));
 		db.close();
 	});
 });

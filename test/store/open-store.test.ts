@@ -100,7 +100,8 @@ describe("openStore", () => {
 	it("migrates a store made by an older version (fewer migrations) under the lock", async () => {
 		const dir = newDir();
 		const first = await open(dir);
-		// Undo the last three migrations (0013_fragment_files, 0012_fts_file, 0011_parent_session_id), as if an older version had created the
+		// Undo the last four migrations (0014_confined_sources, 0013_fragment_files, 0012_fts_file,
+		// 0011_parent_session_id), as if an older version had created the
 		// store, and leave it a fork whose parent file name carries the parent's session id.
 		first.db.exec("DROP TABLE fts.fts_meta; DROP TABLE fts.fragments_fts");
 		first.db.exec(
@@ -109,6 +110,7 @@ describe("openStore", () => {
 		first.db.exec(
 			"CREATE TRIGGER fragments_fts_delete AFTER DELETE ON fragments BEGIN DELETE FROM fragments_fts WHERE rowid = old.id; END",
 		);
+		first.db.exec("ALTER TABLE sources DROP COLUMN confined_to");
 		first.db.exec("DROP INDEX sources_parent_id");
 		first.db.exec("ALTER TABLE sources DROP COLUMN parent_session_id");
 		first.db.exec("ALTER TABLE fragments DROP COLUMN files");
@@ -116,7 +118,7 @@ describe("openStore", () => {
 			.prepare("INSERT INTO sources (path, dev, ino, size, mtime_ms, parent_session) VALUES (?, '1', '2', 0, 0, ?)")
 			.run("/s/child.jsonl", "/gone/2026-12-02T12-32-22-200Z_01a236bd-dcb7-7287-9588-bf4e8d79a767.jsonl");
 		first.db.exec(
-			"DELETE FROM __drizzle_migrations WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1 OFFSET 2)",
+			"DELETE FROM __drizzle_migrations WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1 OFFSET 3)",
 		);
 		first.close();
 		const second = await open(dir);

@@ -69,10 +69,10 @@ describe("renderSearchText", () => {
 		expect(lines[1]).toBe(
 			"1. sessionId=01a2371f-007b-772e-9e6c-36a81c1f2d61 entryId=00000001 fragment=00000001#0 kind=tool_result role=toolResult tool=bash state=selected/direct time=2026-12-02T14:18:28.359Z cwd=pkg",
 		);
-		// Snippet newlines are folded so the hit stays on its own two lines.
-		expect(lines[2]).toBe("   line one line two with marker 1");
+		// Snippet newlines are folded (shown as ⏎) so the hit stays on its own two lines; the snippet is framed.
+		expect(lines[2]).toBe("   │ line one ⏎ line two with marker 1");
 		expect(lines[3]).toContain(
-			' error state=selected/direct time=2026-12-02T14:18:28.359Z session="Deploy work" cwd=.',
+			' error state=selected/direct time=2026-12-02T14:18:28.359Z session="Deploy ⏎ work" cwd=.',
 		);
 		expect(lines.at(-1)).toBe("coverage: complete: 3 of 3 session files indexed");
 		expect(text).not.toMatch(ABSOLUTE);
@@ -206,7 +206,7 @@ describe("renderReadText", () => {
 			"--- 9498ba66#0 tool_result bash (45000 chars, shown 0-999, 44002-45000, omitted 999-44002)",
 		);
 		expect(text).toContain("matchingFragmentId=9498ba66#0 and offset");
-		expect(text).toContain("  before entryId=e32dfc82 type=message (assistant bash): bash command: cat big.txt");
+		expect(text).toContain("  before entryId=e32dfc82 type=message (assistant bash): bash ⏎ command: cat big.txt");
 		expect(text).toContain(
 			"fork (session-fork) at 804bb430: candidates a45ea8f8, CHILD/86ce7aec chosen=CHILD/86ce7aec",
 		);
@@ -231,7 +231,7 @@ describe("renderReadText", () => {
 			{ cwd: CWD },
 		);
 		expect(text).toContain(
-			"--- window 9498ba66#0 tool_result chars 22400-26400 of 45000 (more before; more after: offset=26400)\nMIDDLE",
+			"--- window 9498ba66#0 tool_result chars 22400-26400 of 45000 (more before; more after: offset=26400)\n│ MIDDLE",
 		);
 	});
 

@@ -281,7 +281,7 @@ describe.each([80, 160])("at %i columns", (width) => {
 		expect(text).toContain("session 019cc284-1171…");
 		expect(text).toContain("entry 9498ba66");
 		expect(text).toContain("── 9498ba66#0 tool_result bash · 45000 chars, middle omitted");
-		expect(text).toMatch(/\n {2}↑ 2026-12-02 14:18 assistant bash {2}bash command: deploy/);
+		expect(text).toMatch(/\n {2}↑ 2026-12-02 14:18 assistant bash {2}bash ⏎ command: deploy/);
 		// The long output line is wrapped, not cut: its words all appear.
 		expect(text.match(/a long output line/g)?.length).toBe(8);
 	});
@@ -295,7 +295,7 @@ describe.each([80, 160])("at %i columns", (width) => {
 		const lines = plain(renderResult("event_trace", trace, true, width));
 		expectFits(lines, width);
 		const text = lines.join("\n");
-		expect(text).toMatch(/\n {2}parent {6}7b791daa 2026-12-02 14:18 user {2}read path: a\.txt/);
+		expect(text).toMatch(/\n {2}parent {6}7b791daa 2026-12-02 14:18 user {2}read ⏎ path: a\.txt/);
 		expect(text).toContain("lighthouse-keeper.ts");
 		expect(text).toMatch(/\n {2}file {8}(…\/|\/home\/).*\/lighthouse-keeper\.ts \(inferred\)\n/);
 	});
