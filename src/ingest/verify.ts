@@ -11,8 +11,10 @@ import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeStates } from "../project/types.js";
 import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { decodedSql } from "../store/column-codes.js";
-import type { SqliteDb, SqliteStatement } from "../store/db.js";
+import { isStoreDamage, type SqliteDb, type SqliteStatement } from "../store/db.js";
 import { decodeFragmentText, type StoredFragmentText, storedPart } from "../store/fragment-text.js";
+import { findStoreDamage } from "../store/store-check.js";
+import { StoreDamageError } from "../store/store-damage.js";
 import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
@@ -34,7 +36,8 @@ export interface Difference {
 		| "content-differs"
 		| "header-differs"
 		| "name-differs"
-		| "unreadable";
+		| "unreadable"
+		| "store-damaged";
 	detail: string;
 }
 
@@ -80,14 +83,37 @@ export const MAX_DIFFERENCES = 1_000;
 /** Records one difference (dropped once the report holds MAX_DIFFERENCES). */
 type AddDifference = (d: Difference) => void;
 
-/** Verifies every source in the store and every file under `roots`. */
+/**
+ * Verifies every source in the store and every file under `roots`. The store's pages are checked first (store-check.ts,
+ * with FTS5's own check of the full-text index): damage is one difference, `store-damaged`, and nothing else is
+ * compared (the rows cannot be trusted).
+ */
 export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: string[] = []): VerifyReport {
+	const files = discoverFiles(roots, extraFiles);
+	try {
+		const damage = findStoreDamage(db, { fullText: true });
+		if (damage) throw damage;
+		return compareWithFiles(db, files);
+	} catch (err) {
+		// Damage the check cannot see (a packed text, a row of the wrong shape) still ends here, in SQLite's words never.
+		if (!isStoreDamage(err)) throw err;
+		return { sources: 0, files: files.length, differences: [storeDamaged(err)] };
+	}
+}
+
+/** The difference a damaged store is: which table, never SQLite's text. */
+export function storeDamaged(err: unknown): Difference {
+	const where = err instanceof StoreDamageError ? err.where : "a table of the index";
+	return { path: "", kind: "store-damaged", detail: `${where} is damaged; no row was compared with the files` };
+}
+
+/** Compares every source row with its file, and every discovered file with the rows. */
+function compareWithFiles(db: SqliteDb, files: DiscoveredFile[]): VerifyReport {
 	const differences: Difference[] = [];
 	const add: AddDifference = (d) => {
 		if (differences.length < MAX_DIFFERENCES) differences.push(d);
 	};
 	const sources = storedSources(db);
-	const files = discoverFiles(roots, extraFiles);
 	reportUnindexedFiles(sources, files, add);
 	const stored: StoredRows = {
 		events: storedEventsStatement(db),
