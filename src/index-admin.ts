@@ -7,7 +7,7 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Coverage } from "./contract.js";
-import { CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
+import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { initFingerprints } from "./ingest/fingerprint.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
@@ -175,8 +175,9 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 		}),
 		async verify(roots, extraFiles) {
 			await initFingerprints();
-			// verify reads every page: mapped, they would all count in this process's memory (db.ts QUERY_MMAP_BYTES).
-			for (const schema of STORE_SCHEMAS) store.db.pragma(`${schema}.mmap_size = 0`);
+			// verify reads every page once: as a bulk pass does, no mapped pages (they would all count in this process's
+			// memory: db.ts QUERY_MMAP_BYTES) and a small page cache.
+			for (const schema of STORE_SCHEMAS) for (const p of BULK_FILE_PRAGMAS) store.db.pragma(`${schema}.${p}`);
 			const report = verifyIndex(store.db, roots, extraFiles);
 			return { ...report, limited: report.differences.length >= MAX_DIFFERENCES };
 		},
