@@ -103,15 +103,16 @@ describe("damaged leaf pages of one table", () => {
 				const search = await run("search", "amberplant");
 				const reindex = await run("reindex");
 				const verify = await run("verify", "--json");
-				const again = await run("search", "--json", "amberplant");
+				// The appended line found after the rebuild: every fifth run (a search per run costs a quarter of the time).
+				const again = seed % 5 === 0 ? await run("search", "--json", "amberplant") : undefined;
 				const context = `seed ${seed}: ${said(search, reindex, verify).slice(0, 2000)}`;
-				expect(said(search, reindex, verify, again), context).not.toMatch(SQLITE_TEXT);
+				expect(said(search, reindex, verify, ...(again ? [again] : [])), context).not.toMatch(SQLITE_TEXT);
 				expect(reindex.code, context).toBe(0);
 				expect(movedAside().length, context).toBeGreaterThan(0);
 				expect(said(search, reindex).match(DAMAGE_LINE), context).toHaveLength(1);
 				expect(json<{ differences: unknown[] }>(verify).differences, context).toEqual([]);
 				expect(verify.code, context).toBe(0);
-				expect(json<{ hits: unknown[] }>(again).hits.length, context).toBe(1);
+				if (again) expect(json<{ hits: unknown[] }>(again).hits.length, context).toBe(1);
 			}
 		},
 	);
