@@ -7,16 +7,16 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Coverage } from "./contract.js";
-import { CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
+import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { initFingerprints } from "./ingest/fingerprint.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";
-import { MAX_DIFFERENCES, type VerifyReport, verifyIndex } from "./ingest/verify.js";
+import { MAX_DIFFERENCES, storeDamaged, type VerifyReport, verifyIndex } from "./ingest/verify.js";
 import type { QueryDb } from "./query/db.js";
-import { isStoreDamage, storeFiles } from "./store/db.js";
+import { isStoreDamage, STORE_SCHEMAS, storeFiles } from "./store/db.js";
 import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
-import { STORE_LOCK } from "./store/generations.js";
+import { generationOf, readPointer, STORE_LOCK } from "./store/generations.js";
 import { heldByLiveProcess, type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
 import { openStore, type Store } from "./store/open-store.js";
 import { computeCoverage } from "./store/source-counts.js";
@@ -114,9 +114,39 @@ export async function openIndexSnapshot(indexDir: string): Promise<IndexSnapshot
 	const opened = await openStore({ dir: indexDir, readonly: true });
 	if (!opened.ok) {
 		if (opened.code === "not-found") return undefined;
-		throw new IndexUnavailableError(opened.error);
+		throw new IndexUnavailableError(opened.error, opened.sqliteCode);
 	}
 	return snapshotOf(opened.store, indexDir);
+}
+
+/** A verify report of the index in an index dir, with the generation it verified. */
+export type IndexDirVerifyReport = VerifyReport & { generation: string; limited: boolean };
+
+/**
+ * Verifies the index in `indexDir` (read-only) against the session files; undefined when none was built yet. A store
+ * too damaged to open is reported as the one difference damage is (verify.ts `storeDamaged`), not thrown.
+ */
+export async function verifyIndexDir(
+	indexDir: string,
+	roots: DiscoveryRoot[],
+	extraFiles: string[],
+): Promise<IndexDirVerifyReport | undefined> {
+	let snapshot: IndexSnapshot | undefined;
+	try {
+		snapshot = await openIndexSnapshot(indexDir);
+	} catch (err) {
+		if (!isStoreDamage(err)) throw err;
+		const ptr = readPointer(indexDir);
+		const generation = (ptr.ok ? generationOf(ptr.pointer.file) : undefined) ?? "unknown";
+		const files = discoverFiles(roots, extraFiles).length;
+		return { generation, sources: 0, files, differences: [storeDamaged(err)], limited: false };
+	}
+	if (snapshot === undefined) return undefined;
+	try {
+		return { generation: snapshot.generation, ...(await snapshot.verify(roots, extraFiles)) };
+	} finally {
+		snapshot.close();
+	}
 }
 
 function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
@@ -146,6 +176,9 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 		}),
 		async verify(roots, extraFiles) {
 			await initFingerprints();
+			// verify reads every page once: as a bulk pass does, no mapped pages (they would all count in this process's
+			// memory: db.ts QUERY_MMAP_BYTES) and a small page cache.
+			for (const schema of STORE_SCHEMAS) for (const p of BULK_FILE_PRAGMAS) store.db.pragma(`${schema}.${p}`);
 			const report = verifyIndex(store.db, roots, extraFiles);
 			return { ...report, limited: report.differences.length >= MAX_DIFFERENCES };
 		},

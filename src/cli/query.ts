@@ -32,7 +32,7 @@ import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
 import { interruptedError, UsageError } from "./errors.js";
 import type { OtherWorkspaceHits, SearchExtras } from "./format.js";
-import { type CommandHooks, openIndex } from "./reindex.js";
+import { type CommandHooks, DAMAGE_RECOVERED, openIndex } from "./reindex.js";
 import { existingIndex } from "./status.js";
 
 /**
@@ -82,6 +82,8 @@ async function answerAsIs<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<T> {
 
 async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: IndexQuery<T>): Promise<T> {
 	const { manager } = await openIndex(ctx);
+	// Opening may have moved a damaged generation aside already: the catch-up below rebuilds it.
+	let recovered = manager.store.fresh === "corrupt";
 	const stop = () => void manager.close();
 	hooks.signal.addEventListener("abort", stop, { once: true });
 	const catchUp = async () => {
@@ -89,6 +91,8 @@ async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: Index
 		const outcome = await manager.startCatchUp();
 		unsubscribe();
 		hooks.progress.end();
+		if (outcome.kind === "done" && (outcome.recovered || recovered)) hooks.progress.note(DAMAGE_RECOVERED);
+		recovered = false;
 		if (hooks.signal.aborted) throw interruptedError("interrupted");
 		// A failed or skipped catch-up still leaves a usable index; coverage tells how complete it is.
 		const coverage = await manager.coverage();

@@ -24,6 +24,8 @@ export interface ReindexReport {
 	generation: string;
 	/** Time spent waiting for another process's catch-up lock. */
 	waitedMs: number;
+	/** The index was found damaged (by the store check before the pass, or while opening or indexing): it was moved aside and rebuilt from the session files. */
+	recoveredFromDamage: boolean;
 	result: CatchUpResult;
 	coverage: Coverage;
 }
@@ -88,8 +90,11 @@ export async function reindexCommand(
 	const stopOnAbort = () => void index.manager.close();
 	hooks.signal.addEventListener("abort", stopOnAbort, { once: true });
 	const unsubscribe = index.manager.onProgress((p) => hooks.progress.update(p));
+	// Opening may already have moved a damaged generation aside (a fresh one then gets the whole pass).
+	const damagedAtOpen = index.manager.store.fresh === "corrupt";
 	try {
-		return await (opts.full ? rebuild(ctx, index, hooks) : incremental(ctx, index, opts, hooks));
+		const report = await (opts.full ? rebuild(ctx, index, hooks) : incremental(ctx, index, opts, hooks));
+		return { ...report, recoveredFromDamage: report.recoveredFromDamage || damagedAtOpen };
 	} finally {
 		unsubscribe();
 		hooks.signal.removeEventListener("abort", stopOnAbort);
@@ -115,7 +120,8 @@ async function incremental(
 	let announced = false;
 	for (;;) {
 		if (hooks.signal.aborted) throw interrupted();
-		const outcome = await manager.startCatchUp();
+		// A person asked for this pass: it checks every page first, so damage no search touched is found too.
+		const outcome = await manager.startCatchUp({ checkStore: true });
 		if (hooks.signal.aborted) throw interrupted();
 		if (outcome.kind === "failed") throw new CliError(`reindex failed: ${outcome.error}`, "reindex_failed");
 		if (outcome.kind === "done") {
@@ -123,7 +129,9 @@ async function incremental(
 			if (outcome.result.stopped) throw interrupted();
 			const coverage = await manager.coverage();
 			const generation = manager.store.generation;
-			return { mode: "incremental", indexDir: ctx.indexDir, generation, waitedMs, result: outcome.result, coverage };
+			const { result, recovered } = outcome;
+			const report = { indexDir: ctx.indexDir, generation, waitedMs, recoveredFromDamage: recovered === true };
+			return { mode: "incremental", ...report, result, coverage };
 		}
 		if (outcome.reason === "read-only") throw readOnlyError(ctx, index);
 		const holder = describeHolder(await catchUpHolder(ctx.indexDir));
@@ -166,10 +174,14 @@ async function rebuild(ctx: CliContext, index: WorkspaceIndex, hooks: CommandHoo
 		indexDir: ctx.indexDir,
 		generation: manager.store.generation,
 		waitedMs: busy ? Math.max(0, Date.now() - started - outcome.result.elapsedMs) : 0,
+		recoveredFromDamage: false,
 		result: outcome.result,
 		coverage: await manager.coverage(),
 	};
 }
+
+/** The one line a command prints when it found the index damaged and rebuilt it. */
+export const DAMAGE_RECOVERED = "the index was damaged: moved it aside and rebuilt it from the session files";
 
 /** Human view: what was done, then coverage and where the index is. */
 export function formatReindex(r: ReindexReport): string {
@@ -177,6 +189,7 @@ export function formatReindex(r: ReindexReport): string {
 	const what = r.mode === "full" ? "rebuilt the index" : "caught up the index";
 	const unchanged = r.mode === "incremental" && x.indexed === 0 && x.removed === 0 && x.failed === 0;
 	const out = [
+		...(r.recoveredFromDamage ? [DAMAGE_RECOVERED] : []),
 		unchanged
 			? `index up to date: ${r.coverage.known} file${r.coverage.known === 1 ? "" : "s"}, none changed (checked in ${formatDuration(x.elapsedMs)})`
 			: `${what}: ${x.done} files synced (${x.indexed} indexed, ${x.removed} removed, ${x.failed} failed), ${x.entriesAdded} entries from ${formatBytes(x.bytesRead)} in ${formatDuration(x.elapsedMs)}`,

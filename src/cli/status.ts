@@ -56,9 +56,13 @@ export interface StatusReport {
 /** The index as it is, read-only; a clear CliError when there is none or it cannot be read. */
 export async function existingIndex(indexDir: string): Promise<IndexSnapshot> {
 	const snapshot = await readOnlyIndex(indexDir);
-	if (snapshot === undefined)
-		throw new CliError(`no event index in ${indexDir} yet; run pi-event-index reindex`, "no_index");
+	if (snapshot === undefined) throw noIndexError(indexDir);
 	return snapshot;
+}
+
+/** The error of a command that needs an index where none was built yet. */
+export function noIndexError(indexDir: string): CliError {
+	return new CliError(`no event index in ${indexDir} yet; run pi-event-index reindex`, "no_index");
 }
 
 async function readOnlyIndex(indexDir: string): Promise<IndexSnapshot | undefined> {

@@ -2,10 +2,12 @@
  * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes, every
  * line's xxHash64, every header field and the session name) and list every difference; exit 1 when there is one. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
  */
-import type { VerifyReport } from "../index-admin.js";
+import { type IndexDirVerifyReport, type VerifyReport, verifyIndexDir } from "../index-admin.js";
 import { escapeValue } from "../text/safe-text.js";
+import { IndexUnavailableError } from "../workspace-index.js";
 import type { CliContext } from "./context.js";
-import { existingIndex } from "./status.js";
+import { CliError } from "./errors.js";
+import { noIndexError } from "./status.js";
 
 /** What `verify` reports (`--json` prints exactly this). */
 export interface VerifyCommandReport extends VerifyReport {
@@ -18,13 +20,15 @@ export interface VerifyCommandReport extends VerifyReport {
 }
 
 export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
-	const snapshot = await existingIndex(ctx.indexDir);
+	let report: IndexDirVerifyReport | undefined;
 	try {
-		const report = await snapshot.verify(ctx.roots, ctx.extraFiles);
-		return { indexDir: ctx.indexDir, generation: snapshot.generation, ...report, ok: report.differences.length === 0 };
-	} finally {
-		snapshot.close();
+		report = await verifyIndexDir(ctx.indexDir, ctx.roots, ctx.extraFiles);
+	} catch (err) {
+		if (err instanceof IndexUnavailableError) throw new CliError(err.message, "index_unavailable");
+		throw err;
 	}
+	if (report === undefined) throw noIndexError(ctx.indexDir);
+	return { indexDir: ctx.indexDir, ...report, ok: report.differences.length === 0 };
 }
 
 /** Human view: a summary line, then one line per difference. */

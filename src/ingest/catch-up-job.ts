@@ -9,6 +9,7 @@ import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
+import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
@@ -27,6 +28,8 @@ export interface CatchUpJob {
 	lockStaleMs?: number;
 	/** 2: new files are parsed and projected in a second thread while this one writes (default 1). */
 	threads?: CatchUpThreads;
+	/** Check every page of the store before the pass (`reindex`: store-check.ts); damage found is recovered. */
+	checkStore?: boolean;
 }
 
 /**
@@ -47,7 +50,8 @@ export function isCatchUpThreads(value: unknown): value is CatchUpThreads {
 export const BACKGROUND_THREADS: CatchUpThreads = 1;
 
 export type CatchUpOutcome =
-	| { kind: "done"; result: CatchUpResult }
+	/** `recovered`: the store was found damaged, moved aside, and this pass rebuilt it from the session files. */
+	| { kind: "done"; result: CatchUpResult; recovered?: true }
 	| { kind: "skipped"; reason: "locked" | "read-only" }
 	| { kind: "failed"; error: string };
 
@@ -201,16 +205,22 @@ export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Prom
 			opened.store.close();
 			return { kind: "skipped", reason: "read-only" };
 		}
-		// A damaged store found during the pass is moved aside once and the pass runs again on a fresh generation.
+		// A damaged store found by the check or during the pass is moved aside once and the pass runs again on a fresh
+		// generation.
 		for (let attempt = 0; ; attempt++) {
 			const store = opened.store;
 			try {
+				// Tuned first: the check then reads the pages through a 4 MiB cache, not mapped into this process.
 				tuneForBulkWrites(store.db, job.threads);
+				const damage = job.checkStore && attempt === 0 ? findStoreDamage(store.db) : undefined;
+				if (damage) throw damage;
 				// A compromised lock means another process may have taken over: stop writing at once.
 				const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
 				settlePass(store.db);
 				store.close();
-				return { kind: "done", result };
+				// Damage found here, or by the open that moved the damaged generation aside before this pass.
+				const recovered = attempt > 0 || store.fresh === "corrupt";
+				return recovered ? { kind: "done", result, recovered } : { kind: "done", result };
 			} catch (err) {
 				if (attempt > 0 || !isStoreDamage(err)) {
 					store.close();

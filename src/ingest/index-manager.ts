@@ -212,10 +212,13 @@ export class IndexManager {
 		}
 	}
 
-	/** Starts background catch-up unless one is already running here; resolves when it ends. */
-	startCatchUp(): Promise<CatchUpOutcome> {
+	/**
+	 * Starts background catch-up unless one is already running here (which it then joins); resolves when it ends.
+	 * `checkStore`: check every page of the store first (`reindex`; catch-up-job.ts).
+	 */
+	startCatchUp(options: { checkStore?: boolean } = {}): Promise<CatchUpOutcome> {
 		if (this.closed) return Promise.resolve({ kind: "skipped", reason: "locked" });
-		this.running ??= this.runCatchUpUntilCurrent().finally(() => {
+		this.running ??= this.runCatchUpUntilCurrent(options.checkStore === true).finally(() => {
 			this.running = undefined;
 		});
 		return this.running;
@@ -255,20 +258,21 @@ export class IndexManager {
 	}
 
 	/** Runs catch-up again when the generation was replaced while it ran (it filled the damaged one). */
-	private async runCatchUpUntilCurrent(): Promise<CatchUpOutcome> {
+	private async runCatchUpUntilCurrent(checkStore: boolean): Promise<CatchUpOutcome> {
 		for (;;) {
 			this.generationReplaced = false;
-			const outcome = await this.runCatchUp();
+			const outcome = await this.runCatchUp(checkStore);
 			if (!this.generationReplaced || this.closed) return outcome;
 		}
 	}
 
-	private runCatchUp(): Promise<CatchUpOutcome> {
+	private runCatchUp(checkStore: boolean): Promise<CatchUpOutcome> {
 		this.stopRequested = false;
 		// Until this run reports, it has not discovered the files (see `progress`).
 		this.lastProgress = undefined;
 		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
-		return this.runJob({ ...this.job(), mode: "catch-up" }, () => runCatchUpJob(this.job(), hooks));
+		const job = { ...this.job(), ...(checkStore ? { checkStore } : {}) };
+		return this.runJob({ ...job, mode: "catch-up" }, () => runCatchUpJob(job, hooks));
 	}
 
 	/**

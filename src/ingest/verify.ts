@@ -1,21 +1,29 @@
 /**
  * Compares the index with the files on disk and reports every difference: missing or extra sources, events that
  * differ from a fresh parse of the committed bytes, fragment or FTS rows out of step, checkpoints past the file end.
- * Reads whole files, so it is a maintenance tool (CLI `verify`, tests), never on a hot path.
+ * Reads every committed byte (in chunks: verify-read.ts), so it is a maintenance tool (CLI `verify`, tests), never on
+ * a hot path.
  */
-import { readFileSync, statSync } from "node:fs";
-import { initialParseState, parseChunk } from "../parse/parse-chunk.js";
+import { closeSync } from "node:fs";
 import type { SessionHeader } from "../parse/types.js";
-import { projectEntry } from "../project/project-entry.js";
 import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
-import type { ProjectedEvent, TreeStates } from "../project/types.js";
+import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { decodedSql } from "../store/column-codes.js";
-import type { SqliteDb, SqliteStatement } from "../store/db.js";
+import { isStoreDamage, type SqliteDb, type SqliteStatement, sqliteErrorCode } from "../store/db.js";
 import { decodeFragmentText, type StoredFragmentText, storedPart } from "../store/fragment-text.js";
+import { findStoreDamage } from "../store/store-check.js";
+import { StoreDamageError } from "../store/store-damage.js";
 import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
+import {
+	completeBytesAfter,
+	GarbageCollector,
+	openSessionFile,
+	readCommitted,
+	type VerifyChunk,
+} from "./verify-read.js";
 
 /** One disagreement between the index and the files. */
 export interface Difference {
@@ -34,7 +42,8 @@ export interface Difference {
 		| "content-differs"
 		| "header-differs"
 		| "name-differs"
-		| "unreadable";
+		| "unreadable"
+		| "store-damaged";
 	detail: string;
 }
 
@@ -50,8 +59,6 @@ interface StoredEvent {
 	entryType: string;
 	byteStart: number;
 	byteEnd: number;
-	branchState: string;
-	selectionState: string;
 	lineHash: Uint8Array | null;
 	attributes: string | null;
 }
@@ -80,22 +87,39 @@ export const MAX_DIFFERENCES = 1_000;
 /** Records one difference (dropped once the report holds MAX_DIFFERENCES). */
 type AddDifference = (d: Difference) => void;
 
-/** Verifies every source in the store and every file under `roots`. */
+/**
+ * Verifies every source in the store and every file under `roots`. The store's pages are checked first (store-check.ts,
+ * with FTS5's own check of the full-text index): damage is one difference, `store-damaged`, and nothing else is
+ * compared (the rows cannot be trusted).
+ */
 export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: string[] = []): VerifyReport {
+	const files = discoverFiles(roots, extraFiles);
+	try {
+		const damage = findStoreDamage(db, { fullText: true });
+		if (damage) throw damage;
+		return compareWithFiles(db, files);
+	} catch (err) {
+		// Damage the check cannot see (a packed text, a row of the wrong shape) still ends here, in SQLite's words never.
+		if (!isStoreDamage(err)) throw err;
+		return { sources: 0, files: files.length, differences: [storeDamaged(err)] };
+	}
+}
+
+/** The difference a damaged store is: which table, never SQLite's text. */
+export function storeDamaged(err: unknown): Difference {
+	const where = err instanceof StoreDamageError ? err.where : "a table of the index";
+	return { path: "", kind: "store-damaged", detail: `${where} is damaged; no row was compared with the files` };
+}
+
+/** Compares every source row with its file, and every discovered file with the rows. */
+function compareWithFiles(db: SqliteDb, files: DiscoveredFile[]): VerifyReport {
 	const differences: Difference[] = [];
 	const add: AddDifference = (d) => {
 		if (differences.length < MAX_DIFFERENCES) differences.push(d);
 	};
 	const sources = storedSources(db);
-	const files = discoverFiles(roots, extraFiles);
 	reportUnindexedFiles(sources, files, add);
-	const stored: StoredRows = {
-		events: storedEventsStatement(db),
-		texts: db.prepare<[number], { seq: number; text: StoredFragmentText }>(
-			"SELECT event_seq AS seq, text FROM fragments WHERE source_id = ? ORDER BY event_seq, ord",
-		),
-		dictionary: textDictionaryOf(db),
-	};
+	const stored = storedRows(db);
 	for (const s of sources) verifySource(s, stored, add);
 	verifyFtsRows(db, add);
 	return { sources: sources.length, files: files.length, differences };
@@ -119,118 +143,148 @@ function reportUnindexedFiles(sources: StoredSource[], files: DiscoveredFile[], 
 		if (!indexed.has(f.path)) add({ path: f.path, kind: "not-indexed", detail: "file not in the index" });
 }
 
-/** How one source's rows are read: its events, its fragments' stored texts, the dictionary they are packed against. */
+/** How one source's rows are read, a range of seqs at a time: events, fragments' stored texts, the dictionary. */
 interface StoredRows {
-	events: SqliteStatement<[number], StoredEvent>;
-	texts: SqliteStatement<[number], { seq: number; text: StoredFragmentText }>;
+	/** Events of a source with seq in [from, to], ordered by seq. */
+	events: SqliteStatement<[number, number, number], StoredEvent>;
+	texts: SqliteStatement<[number, number, number], { seq: number; text: StoredFragmentText }>;
+	/** Events of a source from a seq on (the file has fewer), at most MAX_DIFFERENCES. */
+	extra: SqliteStatement<[number, number], { seq: number; entryId: string }>;
+	/** Tree states of a source's events below a seq, ordered by seq. */
+	states: SqliteStatement<[number, number], { seq: number; entryId: string } & TreeStates>;
 	dictionary: DictionaryLookup;
+	/** The whole verify's reads, for its garbage collections. */
+	collector: GarbageCollector;
 }
 
-/** The statement reading one source's events (decoded codes), ordered by seq. */
-function storedEventsStatement(db: SqliteDb): SqliteStatement<[number], StoredEvent> {
-	return db.prepare<[number], StoredEvent>(
-		`SELECT e.seq, e.entry_id AS entryId, ${decodedSql("entryType", "e.entry_type")} AS entryType,
-			e.byte_start AS byteStart, e.byte_end AS byteEnd, ${decodedSql("branchState", "e.branch_state")} AS branchState,
-			${decodedSql("selectionState", "e.selection_state")} AS selectionState, e.line_hash AS lineHash,
-			${decodedAttributesSql("e.attributes")} AS attributes
-		FROM events e WHERE e.source_id = ? ORDER BY e.seq`,
-	);
+/** The statements reading one source's rows (decoded codes). */
+function storedRows(db: SqliteDb): StoredRows {
+	return {
+		events: db.prepare(
+			`SELECT e.seq, e.entry_id AS entryId, ${decodedSql("entryType", "e.entry_type")} AS entryType,
+				e.byte_start AS byteStart, e.byte_end AS byteEnd, e.line_hash AS lineHash,
+				${decodedAttributesSql("e.attributes")} AS attributes
+			FROM events e WHERE e.source_id = ? AND e.seq BETWEEN ? AND ? ORDER BY e.seq`,
+		),
+		texts: db.prepare(
+			`SELECT event_seq AS seq, text FROM fragments WHERE source_id = ? AND event_seq BETWEEN ? AND ?
+			ORDER BY event_seq, ord`,
+		),
+		extra: db.prepare(
+			`SELECT seq, entry_id AS entryId FROM events WHERE source_id = ? AND seq >= ? ORDER BY seq
+			LIMIT ${MAX_DIFFERENCES}`,
+		),
+		states: db.prepare(
+			`SELECT seq, entry_id AS entryId, ${decodedSql("branchState", "branch_state")} AS branchState,
+				${decodedSql("selectionState", "selection_state")} AS selectionState
+			FROM events WHERE source_id = ? AND seq < ? ORDER BY seq`,
+		),
+		dictionary: textDictionaryOf(db),
+		collector: new GarbageCollector(),
+	};
 }
 
-/** Compares one source (checkpoint, header, name, every event) with a fresh parse of its committed bytes. */
+/**
+ * Compares one source (checkpoint, header, name, every event, tree states) with a fresh parse of its committed
+ * bytes, read chunk by chunk (verify-read.ts): memory stays flat whatever the file's size.
+ */
 function verifySource(s: StoredSource, stored: StoredRows, add: AddDifference): void {
-	const bytes = readSourceFile(s, add);
-	if (bytes === undefined) return;
-	if (s.offset > bytes.length) {
-		add({ path: s.path, kind: "past-end", detail: `checkpoint ${s.offset} beyond file size ${bytes.length}` });
+	const file = openSessionFile(s.path);
+	if (!("fd" in file)) {
+		if (file.gone) add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
+		else add({ path: s.path, kind: "unreadable", detail: unreadableDetail(file.why) });
 		return;
 	}
-	const parsed = parseChunk(new Uint8Array(bytes.buffer, bytes.byteOffset, s.offset), initialParseState());
-	const lastNewline = bytes.lastIndexOf(10);
-	if (lastNewline + 1 > s.offset) {
-		add({ path: s.path, kind: "behind", detail: `${lastNewline + 1 - s.offset} complete bytes not yet indexed` });
+	try {
+		if (s.offset > file.size) {
+			add({ path: s.path, kind: "past-end", detail: `checkpoint ${s.offset} beyond file size ${file.size}` });
+			return;
+		}
+		const behind = completeBytesAfter(file.fd, s.offset, file.size);
+		if (behind > 0) add({ path: s.path, kind: "behind", detail: `${behind} complete bytes not yet indexed` });
+		// Only what the tree states need is kept of each event; the rest is compared chunk by chunk.
+		const nodes: TreeNode[] = [];
+		let sessionName: string | null = null;
+		const read = readCommitted(file.fd, s.offset, stored.collector, (chunk) => {
+			for (const e of chunk.events) {
+				nodes.push(treeNodeOf(e));
+				if (e.sessionName !== undefined) sessionName = e.sessionName || null;
+			}
+			verifyChunk(s, chunk, stored, add);
+		});
+		for (const d of headerDifferences(s, read.header, sessionName)) add({ path: s.path, ...d });
+		const count = read.state.entryCount;
+		for (const extra of stored.extra.all(s.id, count)) {
+			add({ path: s.path, kind: "event-extra", detail: `entry ${extra.entryId} (seq ${extra.seq}) not in the file` });
+		}
+		verifyStates(s, nodes, stored, add);
+	} catch (err) {
+		// A read that fails half-way (an I/O error) is the file's, not the index's: SQLite's errors go on up.
+		const code = (err as { code?: unknown }).code;
+		if (typeof code !== "string" || sqliteErrorCode(err) !== undefined) throw err;
+		add({ path: s.path, kind: "unreadable", detail: unreadableDetail(code) });
+	} finally {
+		closeSync(file.fd);
 	}
-	const expected = parsed.entries.map(projectEntry);
-	for (const d of headerDifferences(s, parsed.header, expected)) add({ path: s.path, ...d });
-	// The same event → tree-node mapping and computation the sync uses (and the Pi oracle test checks).
-	const states = computeTreeStates(expected.map(treeNodeOf));
+}
+
+function unreadableDetail(why: string): string {
+	return why === "no longer a regular file" ? why : `file cannot be read (${why})`;
+}
+
+/** Pairs one chunk's expected events with the stored rows of their seqs: reports missing and differing events. */
+function verifyChunk(s: StoredSource, chunk: VerifyChunk, stored: StoredRows, add: AddDifference): void {
+	const first = chunk.events[0]?.seq ?? 0;
+	const last = chunk.events.at(-1)?.seq ?? first;
 	const texts = new Map<number, StoredFragmentText[]>();
-	for (const f of stored.texts.all(s.id)) {
+	for (const f of stored.texts.all(s.id, first, last)) {
 		const list = texts.get(f.seq);
 		if (list) list.push(f.text);
 		else texts.set(f.seq, [f.text]);
 	}
-	const events = stored.events.all(s.id).map((e) => ({ ...e, texts: texts.get(e.seq) ?? [] }));
-	verifyEvents(s.path, bytes, expected, events, states, stored.dictionary, add);
-}
-
-/** The whole file, or undefined after reporting it gone (no such path) or unreadable (anything else). */
-function readSourceFile(s: StoredSource, add: AddDifference): Buffer | undefined {
-	try {
-		if (!statSync(s.path).isFile()) {
-			add({ path: s.path, kind: "unreadable", detail: "no longer a regular file" });
-			return undefined;
-		}
-		return readFileSync(s.path);
-	} catch (err) {
-		const code = (err as { code?: string }).code;
-		if (code === "ENOENT" || code === "ENOTDIR") {
-			add({ path: s.path, kind: "file-gone", detail: "indexed file no longer exists" });
-		} else add({ path: s.path, kind: "unreadable", detail: `file cannot be read (${code ?? String(err)})` });
-		return undefined;
-	}
-}
-
-/** Pairs expected events with stored rows by seq: reports missing, differing and extra events. */
-function verifyEvents(
-	path: string,
-	bytes: Buffer,
-	expected: ProjectedEvent[],
-	storedRows: StoredEventTexts[],
-	states: Map<number, TreeStates>,
-	dictionary: DictionaryLookup,
-	add: AddDifference,
-): void {
-	const stored = new Map(storedRows.map((e) => [e.seq, e]));
-	for (const e of expected) {
-		const got = stored.get(e.seq);
+	const rows = new Map(stored.events.all(s.id, first, last).map((e) => [e.seq, e]));
+	chunk.events.forEach((e, i) => {
+		const got = rows.get(e.seq);
 		if (!got) {
-			add({ path, kind: "event-missing", detail: `entry ${e.entryId} (line ${e.lineNo}) not indexed` });
-			continue;
+			add({ path: s.path, kind: "event-missing", detail: `entry ${e.entryId} (line ${e.lineNo}) not indexed` });
+			return;
 		}
-		stored.delete(e.seq);
-		verifyEvent(path, bytes, e, got, states.get(e.seq), dictionary, add);
-	}
-	for (const extra of stored.values()) {
-		add({ path, kind: "event-extra", detail: `entry ${extra.entryId} (seq ${extra.seq}) not in the file` });
+		verifyEvent(s.path, chunk.line(i), e, { ...got, texts: texts.get(e.seq) ?? [] }, stored.dictionary, add);
+	});
+}
+
+/** Tree states of the whole file (the same computation the sync uses, which the Pi oracle test checks) vs the rows. */
+function verifyStates(s: StoredSource, nodes: TreeNode[], stored: StoredRows, add: AddDifference): void {
+	const states = computeTreeStates(nodes);
+	for (const got of stored.states.iterate(s.id, nodes.length)) {
+		const st = states.get(got.seq);
+		if (st && (st.branchState !== got.branchState || st.selectionState !== got.selectionState)) {
+			add({
+				path: s.path,
+				kind: "state-differs",
+				detail: `entry ${got.entryId}: ${got.branchState}/${got.selectionState}, expected ${st.branchState}/${st.selectionState}`,
+			});
+		}
 	}
 }
 
-/** Compares one stored event with its expected projection: identity, attributes, fragments, line hash, states. */
+/** Compares one stored event with its expected projection: identity, attributes, fragments, line hash. */
 function verifyEvent(
 	path: string,
-	bytes: Buffer,
+	line: Uint8Array,
 	e: ProjectedEvent,
 	got: StoredEventTexts,
-	st: TreeStates | undefined,
 	dictionary: DictionaryLookup,
 	add: AddDifference,
 ): void {
 	const row = rowDifference(e, got) ?? textDifference(e, got.texts, dictionary);
 	if (row) add({ path, ...row });
-	const hash = lineHash(bytes.subarray(e.byteStart, e.byteEnd));
+	const hash = lineHash(line);
 	if (!got.lineHash || !hash.equals(Buffer.from(got.lineHash))) {
 		add({
 			path,
 			kind: "content-differs",
 			detail: `line ${e.lineNo} (entry ${e.entryId}) changed since indexed`,
-		});
-	}
-	if (st && (st.branchState !== got.branchState || st.selectionState !== got.selectionState)) {
-		add({
-			path,
-			kind: "state-differs",
-			detail: `entry ${e.entryId}: ${got.branchState}/${got.selectionState}, expected ${st.branchState}/${st.selectionState}`,
 		});
 	}
 }
@@ -308,7 +362,7 @@ function verifyFtsRows(db: SqliteDb, add: AddDifference): void {
 function headerDifferences(
 	s: StoredSource,
 	header: SessionHeader | undefined,
-	events: ProjectedEvent[],
+	name: string | null,
 ): Array<Omit<Difference, "path">> {
 	const out: Array<Omit<Difference, "path">> = [];
 	const fields: Array<[string, unknown, unknown]> = [
@@ -326,8 +380,6 @@ function headerDifferences(
 			});
 		}
 	}
-	let name: string | null = null;
-	for (const e of events) if (e.sessionName !== undefined) name = e.sessionName || null;
 	if (name !== s.sessionName) {
 		out.push({
 			kind: "name-differs",

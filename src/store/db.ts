@@ -8,6 +8,7 @@
 import { pathToFileURL } from "node:url";
 import { onBun } from "../runtime.js";
 import { PackedTextError } from "./lz-dict.js";
+import { StoreDamageError } from "./store-damage.js";
 
 /** Result of a write statement. */
 export interface SqliteRunResult {
@@ -296,11 +297,12 @@ export function isCorruptionError(err: unknown): boolean {
 
 /**
  * True for errors that mean the generation is damaged beyond what a query can work around: corruption (tables,
- * FTS blobs, a packed text that cannot be unpacked, a non-database file), or a table of our own migrated schema gone. The answer is always the same:
- * move the generation aside and rebuild it from the session files.
+ * FTS blobs, a packed text that cannot be unpacked, a non-database file, damage a store check found), or a table of
+ * our own migrated schema gone. The answer is always the same: move the generation aside and rebuild it from the
+ * session files.
  */
 export function isStoreDamage(err: unknown): boolean {
-	if (isCorruptionError(err) || err instanceof PackedTextError) return true;
+	if (isCorruptionError(err) || err instanceof PackedTextError || err instanceof StoreDamageError) return true;
 	const code = sqliteErrorCode(err);
 	const message = err instanceof Error ? err.message : "";
 	return code !== undefined && /malformed|fts5: corruption|no such table/i.test(message);
@@ -318,8 +320,13 @@ export function isDiskFull(err: unknown): boolean {
 	return code === "SQLITE_FULL" || code === "ENOSPC";
 }
 
-/** The text a person is shown for a store failure: a full disk in plain words, anything else as it is. */
+/** Damage in plain words (SQLite's "database disk image is malformed" says neither what is lost nor what to do). */
+export const DAMAGED_STORE_REASON =
+	"the index is damaged; pi-event-index reindex moves it aside and rebuilds it from the session files";
+
+/** The text a person is shown for a store failure: a full disk and damage in plain words, anything else as it is. */
 export function storeErrorText(err: unknown): string {
 	if (isDiskFull(err)) return DISK_FULL_REASON;
+	if (isStoreDamage(err)) return DAMAGED_STORE_REASON;
 	return err instanceof Error ? err.message : String(err);
 }

@@ -51,11 +51,15 @@ function rotateIfLarge(file: string): void {
 	}
 }
 
-/** Turn an unknown thrown value into loggable fields (message and code, no stack). */
-export function errorFields(err: unknown): { error: string; code?: string } {
+/** Turn an unknown thrown value into loggable fields (message, code and any `detail` it carries; no stack). */
+export function errorFields(err: unknown): { error: string; code?: string; detail?: string } {
 	if (err instanceof Error) {
-		const code = (err as { code?: unknown }).code;
-		return typeof code === "string" ? { error: err.message, code } : { error: err.message };
+		const { code, detail } = err as { code?: unknown; detail?: unknown };
+		return {
+			error: err.message,
+			...(typeof code === "string" ? { code } : {}),
+			...(typeof detail === "string" ? { detail } : {}),
+		};
 	}
 	return { error: String(err) };
 }

@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DAMAGE_RECOVERED } from "../../src/cli/reindex.js";
 import { readPointer } from "../../src/store/generations.js";
-import { damageTables } from "../helpers/damage.js";
+import { damageLeafPages, damageTables } from "../helpers/damage.js";
 import { cli, hermeticEnv, json, makeAgentDir } from "./cli-harness.js";
 
 /** SQLite's wording, which a person should not have to read either. */
@@ -50,6 +51,22 @@ describe("the program on a damaged store", () => {
 		const verify = await run("verify", "--json");
 		expect(json<{ differences: unknown[] }>(verify).differences).toEqual([]);
 		expect(verify.code).toBe(0);
+	});
+
+	it("regression: leaf pages of events damaged where no search looks: reindex finds them, says so once; verify finds nothing", async () => {
+		const ptr = readPointer(indexDir);
+		if (!ptr.ok) throw new Error("no pointer");
+		damageLeafPages(join(indexDir, ptr.pointer.file), ["events"], (n) => Buffer.alloc(n, 0x5a));
+		// A search that reads none of the damaged pages: its catch-up has nothing to do, its query matches no row.
+		const search = await run("search", "--no-sync", "zzzunseenword");
+		expect(search.code, search.stderr).toBe(0);
+		const re = await run("reindex");
+		expect(re.code, re.stderr).toBe(0);
+		expect(re.stdout.split("\n")[0]).toBe(DAMAGE_RECOVERED);
+		expect(corruptFiles().length).toBeGreaterThan(0);
+		const verify = await run("verify");
+		expect(`${verify.stdout}${verify.stderr}`).not.toMatch(SQLITE_TEXT);
+		expect(verify.stdout).toMatch(/no differences/);
 	});
 
 	it.each([["search"], ["search --no-sync"]])(

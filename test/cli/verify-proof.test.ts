@@ -4,6 +4,7 @@
  * files, real SQLite file edited behind the index's back.
  */
 
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -94,13 +95,21 @@ describe("verify", () => {
 	});
 
 	it("regression: a file that is no longer a regular file is unreadable, not gone; a deleted one is gone", async () => {
-		const [dirInPlace, deleted] = files.filter((f) => !f.endsWith("errs.jsonl")) as [string, string];
+		const [dirInPlace, deleted, fifoInPlace] = files.filter((f) => !f.endsWith("errs.jsonl")) as [
+			string,
+			string,
+			string,
+		];
 		rmSync(dirInPlace);
 		mkdirSync(dirInPlace);
 		rmSync(deleted);
+		// A FIFO no writer opens: verify must not block opening it (it reads files in chunks from a descriptor).
+		rmSync(fifoInPlace);
+		execFileSync("mkfifo", [fifoInPlace]);
 		const report = json<VerifyJson>(await run("verify", "--json"));
 		const about = (path: string) => report.differences.filter((d) => d.path === path);
 		expect(about(dirInPlace).map((d) => `${d.kind}: ${d.detail}`)).toEqual(["unreadable: no longer a regular file"]);
+		expect(about(fifoInPlace).map((d) => `${d.kind}: ${d.detail}`)).toEqual(["unreadable: no longer a regular file"]);
 		expect(about(deleted).map((d) => d.kind)).toEqual(["file-gone"]);
 	});
 });
