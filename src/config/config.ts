@@ -39,6 +39,8 @@ export interface EventIndexConfigFile {
 		/** Threads of the background catch-up (default 1; `reindex` always uses 2). */
 		threads?: CatchUpThreads;
 	};
+	/** Mask known secret formats in indexed and returned text (default true; only the person's own file turns it off). */
+	redactSecrets?: boolean;
 }
 
 /** The configuration with every field filled. */
@@ -50,6 +52,8 @@ export interface ResolvedConfig {
 	authorization: { extraRoots: string[]; allRoots: boolean };
 	budgets: Budgets;
 	catchUp: { enabled: boolean; threads: CatchUpThreads };
+	/** Secrets are masked at index time and on output (src/text/redact.ts). */
+	redactSecrets: boolean;
 	/** Config files that were found and read (whether or not they had problems). */
 	loadedFiles: string[];
 }
@@ -77,7 +81,7 @@ export function configFilePaths(cwd: string, agentDir: string): { global: string
 	};
 }
 
-const TOP_KEYS = new Set(["$schema", "indexDir", "roots", "authorization", "budgets", "catchUp"]);
+const TOP_KEYS = new Set(["$schema", "indexDir", "roots", "authorization", "budgets", "catchUp", "redactSecrets"]);
 const AUTHORIZATION_KEYS = new Set(["extraRoots", "allRoots"]);
 const CATCH_UP_KEYS = new Set(["enabled", "threads"]);
 
@@ -126,6 +130,7 @@ export function validateConfigFile(
 	if (raw.authorization !== undefined) config.authorization = authorizationOf(c, raw.authorization);
 	if (raw.budgets !== undefined) config.budgets = budgetsOf(c, raw.budgets);
 	if (raw.catchUp !== undefined) config.catchUp = catchUpOf(c, raw.catchUp);
+	if (raw.redactSecrets !== undefined) config.redactSecrets = booleanOf(c, "redactSecrets", raw.redactSecrets);
 	// A key whose whole value was refused is absent, not undefined (merging spreads objects by key).
 	for (const key of Object.keys(config) as (keyof EventIndexConfigFile)[]) {
 		if (config[key] === undefined) delete config[key];
@@ -262,6 +267,7 @@ export function mergeConfigFiles(base: EventIndexConfigFile, override: EventInde
 	}
 	if (override.budgets !== undefined) merged.budgets = { ...base.budgets, ...override.budgets };
 	if (override.catchUp !== undefined) merged.catchUp = { ...base.catchUp, ...override.catchUp };
+	if (override.redactSecrets !== undefined) merged.redactSecrets = override.redactSecrets;
 	return merged;
 }
 
@@ -319,9 +325,20 @@ export function resolveConfig(
 			},
 			budgets,
 			catchUp: { enabled: merged.catchUp?.enabled ?? true, threads: merged.catchUp?.threads ?? BACKGROUND_THREADS },
+			redactSecrets: merged.redactSecrets ?? true,
 		},
 		problems,
 	};
+}
+
+/**
+ * Drops from a workspace's file what only the person may decide: turning secret redaction off (a repository must not
+ * be able to make the index keep the secrets of every other workspace). Returns the problems it reports.
+ */
+function personalOnly(config: EventIndexConfigFile, file: string): string[] {
+	if (config.redactSecrets !== false) return [];
+	delete config.redactSecrets;
+	return [`${file}: "redactSecrets" false may be set only in your own ${CONFIG_FILE_NAME} (the agent dir); ignored`];
 }
 
 /** Loads global then project config, merges, applies the environment; never throws. */
@@ -330,6 +347,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
 	const global = readConfigFile(paths.global);
 	// When cwd is the home folder and the agent dir is ~/.pi, the two paths could coincide: read once.
 	const project = paths.project === paths.global ? undefined : readConfigFile(paths.project);
+	const personal = project ? personalOnly(project.config, paths.project) : [];
 	const merged = mergeConfigFiles(global.config, project?.config ?? {});
 	const resolved = resolveConfig(merged, options);
 	const loadedFiles = [global.found ? paths.global : undefined, project?.found ? paths.project : undefined].filter(
@@ -337,6 +355,6 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
 	);
 	return {
 		config: { ...resolved.config, loadedFiles },
-		problems: [...global.problems, ...(project?.problems ?? [])].concat(resolved.problems),
+		problems: [...global.problems, ...(project?.problems ?? []), ...personal].concat(resolved.problems),
 	};
 }

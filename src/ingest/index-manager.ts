@@ -9,6 +9,7 @@ import { isStoreDamage } from "../store/db.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { computeCoverage } from "../store/source-counts.js";
+import { secretRedactionOn } from "../text/redact.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import {
 	BACKGROUND_THREADS,
@@ -290,7 +291,7 @@ export class IndexManager {
 			let worker: Worker;
 			try {
 				worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
-					workerData: job,
+					workerData: { ...job, redactSecrets: secretRedactionOn() } satisfies WorkerJob,
 					resourceLimits: {
 						maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
 						maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB,
