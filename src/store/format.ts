@@ -24,8 +24,9 @@
  * 9: a long text is several fragments of at most `PIECE_UNITS` UTF-16 units each (text-pieces.ts).
  * 10: the full-text index in a file of its own beside the store file (migration 0012, db.ts FTS_FILE_SUFFIX), so a
  * two-thread pass writes it from a third thread.
+ * 11: secrets masked in fragment texts and attributes (text/redact.ts), so an index that holds them is rebuilt.
  */
-export const INDEX_FORMAT = 10;
+export const INDEX_FORMAT = 11;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {
