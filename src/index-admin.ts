@@ -10,6 +10,7 @@ import type { Coverage } from "./contract.js";
 import { CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { initFingerprints } from "./ingest/fingerprint.js";
+import { Forgotten } from "./ingest/forgotten.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";
 import { MAX_DIFFERENCES, type VerifyReport, verifyIndex } from "./ingest/verify.js";
@@ -101,7 +102,13 @@ export interface IndexSnapshot {
 	lastSyncAt(): string | null;
 	sizes(): { generationBytes: number; walBytes: number; directoryBytes: number };
 	/** Every difference between this index and the session files under the roots (bounded list). */
-	verify(roots: DiscoveryRoot[], extraFiles: string[]): Promise<VerifyReport & { limited: boolean }>;
+	verify(
+		roots: DiscoveryRoot[],
+		extraFiles: string[],
+		excludeWorkspaces?: string[],
+	): Promise<VerifyReport & { limited: boolean }>;
+	/** Sessions forgotten (tombstones in force: ingest/forgotten.ts). */
+	forgottenCount(excludeWorkspaces?: string[]): number;
 	close(): void;
 }
 
@@ -143,11 +150,12 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 			walBytes: sum(storeFiles(store.path).map((f) => sizeOf(`${f.path}-wal`))),
 			directoryBytes: directoryBytes(indexDir),
 		}),
-		async verify(roots, extraFiles) {
+		async verify(roots, extraFiles, excludeWorkspaces = []) {
 			await initFingerprints();
-			const report = verifyIndex(store.db, roots, extraFiles);
+			const report = verifyIndex(store.db, roots, extraFiles, new Forgotten(indexDir, excludeWorkspaces));
 			return { ...report, limited: report.differences.length >= MAX_DIFFERENCES };
 		},
+		forgottenCount: (excludeWorkspaces = []) => new Forgotten(indexDir, excludeWorkspaces).count(),
 		close: () => store.close(),
 	};
 }

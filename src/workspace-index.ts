@@ -128,6 +128,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		workspaceDirs,
 		useWorker: opts.useWorker,
 		catchUpThreads: opts.catchUpThreads ?? config.catchUp.threads,
+		excludeWorkspaces: config.excludeWorkspaces,
 	});
 	return {
 		manager,

@@ -19,7 +19,7 @@ export interface VerifyCommandReport extends VerifyReport {
 export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
 	const snapshot = await existingIndex(ctx.indexDir);
 	try {
-		const report = await snapshot.verify(ctx.roots, ctx.extraFiles);
+		const report = await snapshot.verify(ctx.roots, ctx.extraFiles, ctx.config.excludeWorkspaces);
 		return { indexDir: ctx.indexDir, generation: snapshot.generation, ...report, ok: report.differences.length === 0 };
 	} finally {
 		snapshot.close();

@@ -23,6 +23,14 @@ import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
+import {
+	type ForgetCandidate,
+	type ForgetSelection,
+	forgetCandidates,
+	tombstoneOf,
+	tombstonesMatching,
+} from "./forget.js";
+import { Forgotten, type Tombstone } from "./forgotten.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
 import { announceWrite, writeDone } from "./write-intent.js";
@@ -40,6 +48,8 @@ export interface IndexManagerOptions {
 	catchUpThreads?: CatchUpThreads;
 	/** Lock staleness threshold in ms (tests only). */
 	lockStaleMs?: number;
+	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
+	excludeWorkspaces?: string[];
 }
 
 /**
@@ -54,6 +64,9 @@ export class IndexUnavailableError extends Error {
 		super(message);
 	}
 }
+
+/** How long `unforget` waits for the write lock to index a session again (a person waits for it). */
+const FORGET_BUSY_WAIT_MS = 30_000;
 
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
@@ -112,13 +125,16 @@ export class IndexManager {
 	private closed = false;
 	/** Set when recovery replaced the generation: a catch-up running meanwhile must run again. */
 	private generationReplaced = false;
+	/** Forgotten sessions, which no sync of this process indexes (forgotten.ts). */
+	readonly forgotten: Forgotten;
 
 	private constructor(
 		private readonly options: IndexManagerOptions,
 		store: Store,
 	) {
+		this.forgotten = new Forgotten(options.indexDir, options.excludeWorkspaces);
 		this.current = store;
-		this.syncer = new SourceSyncer(store.db);
+		this.syncer = new SourceSyncer(store.db, { forgotten: this.forgotten });
 		this.checkpoints = checkpointsFor(store);
 	}
 
@@ -153,7 +169,7 @@ export class IndexManager {
 		if (opened.ok) {
 			const old = this.current;
 			this.current = opened.store;
-			this.syncer = new SourceSyncer(opened.store.db);
+			this.syncer = new SourceSyncer(opened.store.db, { forgotten: this.forgotten });
 			this.checkpoints?.cancel();
 			this.checkpoints = checkpointsFor(opened.store);
 			old.close();
@@ -178,7 +194,7 @@ export class IndexManager {
 		const reopened = await recoverCorruptStore(damaged, err, { lockStaleMs: this.options.lockStaleMs });
 		if (!reopened.ok) return false;
 		this.current = reopened.store;
-		this.syncer = new SourceSyncer(reopened.store.db);
+		this.syncer = new SourceSyncer(reopened.store.db, { forgotten: this.forgotten });
 		return true;
 	}
 
@@ -199,6 +215,41 @@ export class IndexManager {
 			writeDone(this.options.indexDir);
 			this.checkpoints?.schedule();
 		}
+	}
+
+	/**
+	 * The indexed sessions `sel` names; with `act`, each is tombstoned and dropped from the index in one write
+	 * transaction, so every process's next answer is without it and no later sync brings it back. Throws ForgetError
+	 * for a selection that names no session or several by one prefix.
+	 */
+	async forget(sel: ForgetSelection, act: boolean): Promise<ForgetCandidate[]> {
+		const store = await this.writable();
+		const found = forgetCandidates(store.db, sel);
+		if (act && found.length > 0) {
+			const now = new Date();
+			this.syncer.removeSources(
+				found.map((c) => c.sourceId),
+				() => this.forgotten.record(...found.map((c) => tombstoneOf(c, now))),
+			);
+		}
+		return found;
+	}
+
+	/** Takes back the tombstones of session `id` (or a unique prefix) and indexes their files again; returns them. */
+	async unforget(id: string): Promise<Tombstone[]> {
+		await this.writable();
+		const matched = tombstonesMatching(this.options.indexDir, id);
+		if (matched.length === 0) return [];
+		this.syncer.removeSources([], () => this.forgotten.drop(matched.map((t) => t.path)));
+		for (const t of matched) await this.syncFile(t.path, FORGET_BUSY_WAIT_MS);
+		return matched;
+	}
+
+	private async writable(): Promise<Store> {
+		const store = await this.refresh();
+		if (store.readOnly)
+			throw new IndexUnavailableError(`the index cannot be written: ${store.readOnlyReason ?? "read-only"}`);
+		return store;
 	}
 
 	/** Starts background catch-up unless one is already running here; resolves when it ends. */
@@ -235,6 +286,7 @@ export class IndexManager {
 			workspaceDirs: this.options.workspaceDirs ?? [],
 			lockStaleMs: this.options.lockStaleMs,
 			threads: this.options.catchUpThreads ?? BACKGROUND_THREADS,
+			excludeWorkspaces: this.options.excludeWorkspaces,
 		};
 	}
 

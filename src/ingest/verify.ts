@@ -16,6 +16,7 @@ import { decodeFragmentText, type StoredFragmentText, storedPart } from "../stor
 import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
+import type { Forgotten } from "./forgotten.js";
 
 /** One disagreement between the index and the files. */
 export interface Difference {
@@ -81,13 +82,19 @@ export const MAX_DIFFERENCES = 1_000;
 type AddDifference = (d: Difference) => void;
 
 /** Verifies every source in the store and every file under `roots`. */
-export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: string[] = []): VerifyReport {
+export function verifyIndex(
+	db: SqliteDb,
+	roots: DiscoveryRoot[],
+	extraFiles: string[] = [],
+	forgotten?: Forgotten,
+): VerifyReport {
 	const differences: Difference[] = [];
 	const add: AddDifference = (d) => {
 		if (differences.length < MAX_DIFFERENCES) differences.push(d);
 	};
 	const sources = storedSources(db);
-	const files = discoverFiles(roots, extraFiles);
+	// A forgotten session's file is meant to be out of the index: not a difference.
+	const files = discoverFiles(roots, extraFiles).filter((f) => !forgotten?.has(f.path));
 	reportUnindexedFiles(sources, files, add);
 	const stored: StoredRows = {
 		events: storedEventsStatement(db),

@@ -52,6 +52,7 @@ describe("loadConfig", () => {
 			budgets: DEFAULT_BUDGETS,
 			catchUp: { enabled: true, threads: 1 },
 			redactSecrets: true,
+			excludeWorkspaces: [],
 			loadedFiles: [],
 		});
 		expect(globalFile).toBe(join(agentDir, "event-index.json"));
