@@ -11,6 +11,8 @@ import { readTombstones, type Tombstone } from "./forgotten.js";
 /** Which sessions to forget: one id (or unique prefix), or every session of a workspace and/or idle since a time. */
 export interface ForgetSelection {
 	sessionId?: string;
+	/** With `sessionId`: its file, forgotten even when nothing of it is indexed yet (the session Pi is writing). */
+	file?: string;
 	/** Sessions whose cwd is this directory or lies inside it. */
 	workspace?: string;
 	/** ISO time: sessions whose last activity is before it. */
@@ -41,6 +43,21 @@ const CANDIDATE_SQL = `SELECT id AS sourceId, session_id AS sessionId, path, cwd
 
 /** The indexed sessions `sel` names, oldest activity first. Throws ForgetError when it names none or is ambiguous. */
 export function forgetCandidates(db: SqliteDb, sel: ForgetSelection): ForgetCandidate[] {
+	if (sel.sessionId !== undefined && sel.file !== undefined) {
+		const found = db
+			.prepare(`${CANDIDATE_SQL} WHERE session_id = ? OR path = ?`)
+			.all(sel.sessionId, sel.file) as ForgetCandidate[];
+		if (found.some((c) => c.path === sel.file)) return found;
+		const file = {
+			sourceId: -1,
+			sessionId: sel.sessionId,
+			path: sel.file,
+			cwd: null,
+			name: null,
+			lastActivityAt: null,
+		};
+		return [...found, file];
+	}
 	if (sel.sessionId !== undefined) return oneSession(db, sel.sessionId.trim());
 	const all = db.prepare(CANDIDATE_SQL).all() as ForgetCandidate[];
 	const inside = (cwd: string | null, dir: string) =>
