@@ -9,7 +9,8 @@
  * `private-key`, `jwt`, `curl-auth-header` and `generic-api-key` rules. Where this module differs it says why.
  *
  * Speed: the text of a cold build is about a gigabyte, so one gate (a single regular expression of every rule's
- * anchor) is tried first and almost every text stops there; the rules run only on a text it matches.
+ * anchor) is tried first and almost every text stops there; on a text it lets through, a rule runs only when the
+ * text holds one of its keywords, and each pattern starts at a literal or an operator, never at every position.
  */
 
 /** One kind of secret: what its mask calls it, where a match can be spotted cheaply, and the pattern. */
@@ -21,6 +22,8 @@ interface SecretRule {
 	 * characters the gate looks for (see GATE): a text none of the anchors matches is not scanned by any rule.
 	 */
 	anchor: string;
+	/** Substrings one of which every match holds: a text the gate let through runs only the rules it holds a keyword of. */
+	keywords: readonly string[];
 	/** Global (or anchored at the start); group 1, when present, is the secret part of the match (the rest is kept). */
 	pattern: RegExp;
 	/** A further test of the secret (entropy, placeholders); absent means every match is a secret. */
@@ -70,6 +73,7 @@ const RULES: readonly SecretRule[] = [
 	{
 		kind: "private key",
 		anchor: "V(?=ATE KEY)",
+		keywords: ["PRIVATE KEY"],
 		// gitleaks `private-key` (its body limited to what a key block holds, so code quoting the BEGIN and END lines
 		// far apart is kept), widened: a block with no END line (cut output) is masked through its last key line.
 		pattern: new RegExp(
@@ -80,18 +84,21 @@ const RULES: readonly SecretRule[] = [
 	{
 		kind: "private key",
 		anchor: "V(?=ATE KEY)",
+		keywords: ["PRIVATE KEY"],
 		// The end of a block whose start is in the text before this one (a long text is cut in pieces: text-pieces.ts).
 		pattern: new RegExp(`^(?:[ \\t]*[A-Za-z0-9+/=]+[ \\t]*${PEM_NEWLINE})+[ \\t]*${PEM_END}`),
 	},
 	{
 		kind: "anthropic key",
 		anchor: "-(?<=sk-)",
+		keywords: ["sk-ant-"],
 		// gitleaks `anthropic-api-key` / `-admin-api-key` / `-oauth-token`: any sk-ant-<type><nn>- prefix, 32+ chars.
 		pattern: /\bsk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{32,}/g,
 	},
 	{
 		kind: "openai key",
 		anchor: "-(?<=sk-)",
+		keywords: ["sk-"],
 		// gitleaks `openai-api-key`, widened to project, service-account and admin keys without the T3BlbkFJ marker.
 		pattern: new RegExp(
 			String.raw`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}${TOKEN_END})`,
@@ -101,26 +108,30 @@ const RULES: readonly SecretRule[] = [
 	{
 		kind: "github token",
 		anchor: "_(?<=gh[pousr]_|github_pat_)",
+		keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
 		pattern: /\b(?:gh[pousr]_[0-9A-Za-z]{36}|github_pat_\w{82})\b/g,
 	},
 	{
 		kind: "aws access key id",
 		anchor: "A(?=KIA|SIA|BIA|CCA|3T)",
+		keywords: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
 		pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
 		accept: (s) => !s.endsWith("EXAMPLE") && shannonEntropy(s) >= 3,
 	},
 	{
 		kind: "aws secret access key",
 		anchor: ASSIGNMENT_ANCHOR,
+		keywords: ["ecret", "ECRET"],
 		// gitleaks' `aws-secret-access-key` is a sub-rule (40 base64 characters); here it is anchored on the names the
 		// key goes by (aws_secret_access_key, SecretAccessKey, AWS_SECRET_KEY).
 		pattern:
-			/(?:secret_?access_?key|SecretAccessKey|aws_?secret(?:_?key)?)["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+			/(?:=>|[:=])(?=\s*["']?[A-Za-z0-9/+=]{40})(?<=(?:secret_?access_?key|aws_?secret(?:_?key)?)["']?\s*(?:=>|[:=]))\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
 		accept: (s) => !s.endsWith("EXAMPLE") && shannonEntropy(s) >= 3,
 	},
 	{
 		kind: "slack token",
 		anchor: "-(?<=xox[a-z]-)|\\.(?<=xoxe\\.)",
+		keywords: ["xox"],
 		// gitleaks `slack-bot-token`, `-user-token`, `-legacy-*`, `-config-*` in one expression.
 		pattern:
 			/\bxox(?:b-[0-9]{8,14}-[0-9A-Za-z-]{10,}|[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}|[ar]-(?:\d-)?[0-9A-Za-z]{8,48}|[os]-\d+-\d+-\d+-[A-Fa-f\d]+|e\.xox[bp]-\d-[A-Za-z0-9]{163,166}|e-\d-[A-Za-z0-9]{146})/g,
@@ -129,43 +140,52 @@ const RULES: readonly SecretRule[] = [
 	{
 		kind: "google api key",
 		anchor: "A(?=Iza)",
+		keywords: ["AIza"],
 		pattern: new RegExp(String.raw`\bAIza[\w-]{35}${TOKEN_END}`, "g"),
 	},
 	{
 		kind: "stripe key",
 		anchor: "_(?<=k_(?:live|test|prod)_)",
+		keywords: ["k_live_", "k_test_", "k_prod_"],
 		pattern: /\b[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,99}\b/g,
 	},
 	{
 		kind: "npm token",
 		anchor: "_(?<=npm_)",
+		keywords: ["npm_"],
 		pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
 	},
 	{
 		kind: "jwt",
 		anchor: "J(?<=eyJ)",
+		keywords: ["eyJ"],
 		pattern: /\bey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/\\_-]{17,}\.(?:[A-Za-z0-9/\\_-]{10,}={0,2})?/g,
 	},
 	{
 		kind: "url password",
 		anchor: ":\\/\\/",
+		keywords: ["://"],
 		// Credentials in a URL (user:password@host): only the password is masked, the user and host stay searchable.
-		pattern: /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@'"`<>]{1,100}:([^\s/?#@'"`<>]{1,200})@/g,
+		pattern: /:\/\/[^\s:/?#@'"`<>]{1,100}:([^\s/?#@'"`<>]{1,200})@/g,
 		accept: (s) => !PLACEHOLDER.test(s) && !/^(?:pass(?:word)?|secret|token|pwd)$/i.test(s),
 	},
 	{
 		kind: "authorization header",
 		anchor: "[zZ](?<=uthoriz|UTHORIZ)",
+		keywords: ["uthoriz", "UTHORIZ"],
 		// gitleaks `curl-auth-header` without the curl: a header value is the same secret wherever it is printed.
-		pattern: /\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Api-Token)\s+([\w~+/.=-]{8,})/gi,
+		pattern:
+			/(?:Authorization|authorization|AUTHORIZATION)["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Api-Token|bearer|basic|token)\s+([\w~+/.=-]{8,})/g,
 		accept: (s) => !PLACEHOLDER.test(s) && shannonEntropy(s) >= 2.75,
 	},
 	{
 		kind: "secret",
 		anchor: ASSIGNMENT_ANCHOR,
-		// gitleaks `generic-api-key`: a secret-like name, an assignment, a value that looks random.
+		keywords: ["ss", "SS", "wd", "WD", "ecret", "ECRET", "oken", "OKEN", "ey", "EY", "ential", "ENTIAL"],
+		// gitleaks `generic-api-key`: a secret-like name, an assignment, a value that looks random (12 characters at
+		// least: a shorter one cannot reach its entropy). The match starts at an operator a long value follows.
 		pattern:
-			/(?:pass(?:wd|word)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*(?:[:=]|=>|:=)\s*["'`]?([\w.~+/!@#$%^&*=-]{8,150})/gi,
+			/(?::=|=>|[:=])(?=\s*["'`]?[\w.~+/!@#$%^&*=-]{12})(?<=(?:pass(?:wd|word)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)["']?\s*(?::=|=>|[:=]))\s*["'`]?([\w.~+/!@#$%^&*=-]{12,150})/gi,
 		accept: looksRandom,
 	},
 ];
@@ -199,6 +219,7 @@ export function redactSecrets(text: string): string {
 	if (!enabled || !GATE.test(text)) return text;
 	let out = text;
 	for (const rule of RULES) {
+		if (!rule.keywords.some((k) => out.includes(k))) continue;
 		out = out.replace(rule.pattern, (match: string, group?: unknown) => {
 			const secret = typeof group === "string" ? group : match;
 			if (rule.accept && !rule.accept(secret)) return match;
