@@ -163,7 +163,7 @@ const RULES: readonly SecretRule[] = [
 	},
 	{
 		kind: "url password",
-		anchor: ":\\/\\/",
+		anchor: String.raw`:\/\/(?=[^\s:/?#@'"\x60<>]{1,100}:[^\s/?#@'"\x60<>]{1,200}@)`,
 		keywords: ["://"],
 		// Credentials in a URL (user:password@host): only the password is masked, the user and host stay searchable.
 		pattern: /:\/\/[^\s:/?#@'"`<>]{1,100}:([^\s/?#@'"`<>]{1,200})@/g,
@@ -171,7 +171,7 @@ const RULES: readonly SecretRule[] = [
 	},
 	{
 		kind: "authorization header",
-		anchor: "[zZ](?<=uthoriz|UTHORIZ)",
+		anchor: String.raw`[zZ](?<=uthoriz|UTHORIZ)(?=(?:ation|ATION)["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Api-Token|bearer|basic|token)\s)`,
 		keywords: ["uthoriz", "UTHORIZ"],
 		// gitleaks `curl-auth-header` without the curl: a header value is the same secret wherever it is printed.
 		pattern:
