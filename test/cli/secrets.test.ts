@@ -128,6 +128,29 @@ describe("the setting is the person's", () => {
 		expect(window.stdout).not.toContain(FAKE.github);
 	});
 
+	it("regression: the setting reaches the prefetch thread of a two-thread reindex, both ways", async () => {
+		for (const [name, config, found] of [
+			["thread-on", undefined, false],
+			["thread-off", { redactSecrets: false }, true],
+		] as const) {
+			const { agentDir, run } = setUp(name, config);
+			// Over PREFETCH_MIN_BYTES (8 MiB) of new files, so the pass parses and projects them in its second thread.
+			const dir = join(agentDir, "sessions", encodeSessionDirName(CWD));
+			const filler = "padding line of a long build log\n".repeat(8_000);
+			for (let i = 0; i < 40; i++) {
+				const f = lineFactory({ sessionId: `5ec5ec00-0000-4000-8000-${String(i).padStart(12, "0")}`, cwd: CWD });
+				writeFileSync(
+					join(dir, `big-${i}.jsonl`),
+					f.header() + f.toolResult("c", "bash", `${filler}NPM=${FAKE.npm}\n`),
+				);
+			}
+			const r = json<{ result: { prefetchedBytes: number } }>(await run("reindex", "--json"));
+			expect(r.result.prefetchedBytes).toBeGreaterThan(0);
+			const hits = json<{ hits: unknown[] }>(await run("search", "--json", "--no-sync", "--", FAKE.npm)).hits;
+			expect(hits.length > 0, name).toBe(found);
+		}
+	});
+
 	it("a workspace's config cannot turn it off, and status says why", async () => {
 		const { run } = setUp("workspace");
 		mkdirSync(join(base, "workspace", "ws", ".pi"), { recursive: true });
