@@ -130,13 +130,18 @@ async function forgetOrUnforget(
 			: `event index: unforgot ${back.length} session file${back.length === 1 ? "" : "s"} (indexed again)`;
 	}
 	const self = id === undefined;
+	// With a screen, a completed `forget` is one Enter away from the prompt: ask first. Print mode acts as typed.
+	const what = self ? "this session" : `session ${id}`;
+	if (ctx.hasUI && !(await ctx.ui.confirm("Forget?", `Take ${what} out of the event index for good?`))) {
+		return "event index: nothing forgotten";
+	}
 	const current = resolveSessionFile(ctx.cwd, ctx.sessionManager.getSessionFile());
 	const sel = self
 		? { sessionId: ctx.sessionManager.getSessionId(), ...(current ? { file: current } : {}) }
 		: { sessionId: id };
 	try {
 		const gone = await index.manager.forget(sel, true);
-		const which = self ? "this session" : `session ${gone[0]?.sessionId ?? id}`;
+		const which = self ? what : `session ${gone[0]?.sessionId ?? id}`;
 		return `event index: forgot ${which} (${gone.length} file${gone.length === 1 ? "" : "s"}): out of every answer now, and kept out while the file stays; undo: /event-index unforget ${gone[0]?.sessionId ?? id}`;
 	} catch (err) {
 		if (err instanceof ForgetError) return `event index: ${err.message}`;
