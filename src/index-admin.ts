@@ -10,6 +10,7 @@ import type { Coverage } from "./contract.js";
 import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { initFingerprints } from "./ingest/fingerprint.js";
+import { Forgotten } from "./ingest/forgotten.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";
 import { MAX_DIFFERENCES, storeDamaged, type VerifyReport, verifyIndex } from "./ingest/verify.js";
@@ -102,7 +103,13 @@ export interface IndexSnapshot {
 	lastSyncAt(): string | null;
 	sizes(): { generationBytes: number; walBytes: number; directoryBytes: number };
 	/** Every difference between this index and the session files under the roots (bounded list). */
-	verify(roots: DiscoveryRoot[], extraFiles: string[]): Promise<VerifyReport & { limited: boolean }>;
+	verify(
+		roots: DiscoveryRoot[],
+		extraFiles: string[],
+		excludeWorkspaces?: string[],
+	): Promise<VerifyReport & { limited: boolean }>;
+	/** Sessions forgotten (tombstones in force: ingest/forgotten.ts). */
+	forgottenCount(excludeWorkspaces?: string[]): number;
 	close(): void;
 }
 
@@ -130,6 +137,7 @@ export async function verifyIndexDir(
 	indexDir: string,
 	roots: DiscoveryRoot[],
 	extraFiles: string[],
+	excludeWorkspaces: string[] = [],
 ): Promise<IndexDirVerifyReport | undefined> {
 	let snapshot: IndexSnapshot | undefined;
 	try {
@@ -143,7 +151,7 @@ export async function verifyIndexDir(
 	}
 	if (snapshot === undefined) return undefined;
 	try {
-		return { generation: snapshot.generation, ...(await snapshot.verify(roots, extraFiles)) };
+		return { generation: snapshot.generation, ...(await snapshot.verify(roots, extraFiles, excludeWorkspaces)) };
 	} finally {
 		snapshot.close();
 	}
@@ -174,14 +182,15 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 			walBytes: sum(storeFiles(store.path).map((f) => sizeOf(`${f.path}-wal`))),
 			directoryBytes: directoryBytes(indexDir),
 		}),
-		async verify(roots, extraFiles) {
+		async verify(roots, extraFiles, excludeWorkspaces = []) {
 			await initFingerprints();
 			// verify reads every page once: as a bulk pass does, no mapped pages (they would all count in this process's
 			// memory: db.ts QUERY_MMAP_BYTES) and a small page cache.
 			for (const schema of STORE_SCHEMAS) for (const p of BULK_FILE_PRAGMAS) store.db.pragma(`${schema}.${p}`);
-			const report = verifyIndex(store.db, roots, extraFiles);
+			const report = verifyIndex(store.db, roots, extraFiles, new Forgotten(indexDir, excludeWorkspaces));
 			return { ...report, limited: report.differences.length >= MAX_DIFFERENCES };
 		},
+		forgottenCount: (excludeWorkspaces = []) => new Forgotten(indexDir, excludeWorkspaces).count(),
 		close: () => store.close(),
 	};
 }

@@ -18,6 +18,7 @@ import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
 import { findWorkspaceRoot } from "./query/authorize.js";
 import type { CallerContext } from "./query/caller.js";
+import { setSecretRedaction } from "./text/redact.js";
 
 export { IndexDirError } from "./config/index-dir.js";
 export type { DiscoveryRoot } from "./ingest/discover.js";
@@ -130,6 +131,9 @@ export function resolveWorkspace(opts: WorkspaceIndexOptions): WorkspaceSetup {
 	const agentDir = opts.agentDir ? resolve(opts.agentDir) : resolveAgentDir(env);
 	const loaded: LoadConfigResult = loadConfig({ cwd: opts.cwd, agentDir, env });
 	const config: ResolvedConfig = opts.indexDir ? { ...loaded.config, indexDir: resolve(opts.indexDir) } : loaded.config;
+	// The person's setting, for the whole process: every text projected or returned from here on follows it, and the
+	// threads it starts are told (index-manager.ts, worker-start.ts).
+	setSecretRedaction(config.redactSecrets);
 	const sessionFile = opts.sessionFile ? resolve(opts.cwd, opts.sessionFile) : undefined;
 	const { roots, extraFiles, workspaceDirs } = discoveryFor(
 		{ cwd: opts.cwd, agentDir, env, sessionFile },
@@ -163,6 +167,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		workspaceDirs,
 		useWorker: opts.useWorker,
 		catchUpThreads: opts.catchUpThreads ?? config.catchUp.threads,
+		excludeWorkspaces: config.excludeWorkspaces,
 	});
 	return {
 		manager,

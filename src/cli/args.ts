@@ -22,7 +22,17 @@ export interface OptionSpec {
 }
 
 /** The program's commands. */
-export type CommandName = "reindex" | "status" | "verify" | "search" | "sessions" | "read" | "trace" | "help";
+export type CommandName =
+	| "reindex"
+	| "status"
+	| "verify"
+	| "search"
+	| "sessions"
+	| "read"
+	| "trace"
+	| "forget"
+	| "unforget"
+	| "help";
 
 /** One command: its positionals and the options only it accepts. */
 export interface CommandSpec {
@@ -157,6 +167,23 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
 			depth: { kind: "string", value: "N", help: "follow related edges transitively up to N (capped by budget)" },
 			"no-sync": SYNC_OPTION,
 		},
+	},
+	forget: {
+		summary: "take sessions out of the index for good (--workspace DIR / --before TIME: list, then act with --yes)",
+		args: "[SESSION]",
+		minArgs: 0,
+		maxArgs: 1,
+		options: {
+			before: { kind: "string", value: "TIME", help: "sessions last active before TIME (a date, or an age like 90d)" },
+			yes: { kind: "boolean", help: "forget what --workspace / --before select (without it they are only listed)" },
+		},
+	},
+	unforget: {
+		summary: "undo forget: index a forgotten session again",
+		args: "SESSION",
+		minArgs: 1,
+		maxArgs: 1,
+		options: {},
 	},
 	help: { summary: "show help for the program or one command", args: "[COMMAND]", minArgs: 0, maxArgs: 1, options: {} },
 };

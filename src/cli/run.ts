@@ -14,6 +14,7 @@ import {
 	intOption,
 	parseCommandLine,
 	SEARCH_LIMIT_BOUNDS,
+	stringOption,
 } from "./args.js";
 import { styleFor } from "./colour.js";
 import { CliError, type CliErrorReport, EXIT, MAX_CLI_ERROR_CHARS, UsageError } from "./errors.js";
@@ -122,6 +123,21 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 			]);
 			const r = await readCommand(ctx, readRequest(line.positionals, o), noSync, hooks);
 			return { data: r, text: formatRead(r), exitCode: EXIT.ok };
+		}
+		case "forget": {
+			const { forgetCommand, formatForget } = await import("./forget.js");
+			const r = await forgetCommand(ctx, {
+				session: line.positionals[0],
+				workspace: line.globals.workspace === undefined ? undefined : ctx.workspace,
+				before: stringOption(o, "before"),
+				yes: flagOption(o, "yes"),
+			});
+			return { data: r, text: formatForget(r), exitCode: EXIT.ok };
+		}
+		case "unforget": {
+			const { formatUnforget, unforgetCommand } = await import("./forget.js");
+			const r = await unforgetCommand(ctx, line.positionals[0] ?? "");
+			return { data: r, text: formatUnforget(r), exitCode: EXIT.ok };
 		}
 		case "trace": {
 			const [{ traceCommand, traceRequest }, { formatTrace }] = await Promise.all([

@@ -42,6 +42,8 @@ export interface StatusReport {
 	readOnly?: boolean;
 	readOnlyReason?: string;
 	counts?: IndexCounts;
+	/** Session files forgotten (tombstones in force: `forget`, the marker, `excludeWorkspaces`). */
+	forgotten?: number;
 	coverage?: Coverage;
 	/** Session files discovery finds under the roots right now. */
 	discoveredFiles: number;
@@ -100,6 +102,7 @@ export async function statusCommand(ctx: CliContext): Promise<StatusReport> {
 		report.readOnly = snapshot.readOnlyReason !== undefined;
 		if (snapshot.readOnlyReason !== undefined) report.readOnlyReason = snapshot.readOnlyReason;
 		report.counts = snapshot.counts();
+		report.forgotten = snapshot.forgottenCount(ctx.config.excludeWorkspaces);
 		report.coverage = await snapshot.coverage(locks);
 		report.size = snapshot.sizes();
 		report.lastSyncAt = snapshot.lastSyncAt();
@@ -137,6 +140,8 @@ export function formatStatus(r: StatusReport): string {
 				out.push(`            ${c.failedSources} failed sources, ${c.skippedLines} skipped lines`);
 			}
 		}
+		if (r.forgotten !== undefined)
+			out.push(`forgotten   ${r.forgotten} session files (pi-event-index unforget SESSION)`);
 		if (r.coverage) out.push(coverageText(r.coverage));
 		if (r.size) {
 			out.push(

@@ -22,7 +22,7 @@ export interface VerifyCommandReport extends VerifyReport {
 export async function verifyCommand(ctx: CliContext): Promise<VerifyCommandReport> {
 	let report: IndexDirVerifyReport | undefined;
 	try {
-		report = await verifyIndexDir(ctx.indexDir, ctx.roots, ctx.extraFiles);
+		report = await verifyIndexDir(ctx.indexDir, ctx.roots, ctx.extraFiles, ctx.config.excludeWorkspaces);
 	} catch (err) {
 		if (err instanceof IndexUnavailableError) throw new CliError(err.message, "index_unavailable");
 		throw err;

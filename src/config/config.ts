@@ -41,6 +41,10 @@ export interface EventIndexConfigFile {
 		/** Threads of the background catch-up (default 1; `reindex` always uses 2). */
 		threads?: CatchUpThreads;
 	};
+	/** Mask known secret formats in indexed and returned text (default true; only the person's own file turns it off). */
+	redactSecrets?: boolean;
+	/** Globs of workspaces whose sessions are never indexed (only the person's own file). */
+	excludeWorkspaces?: string[];
 }
 
 /** The configuration with every field filled. */
@@ -52,6 +56,10 @@ export interface ResolvedConfig {
 	authorization: { extraRoots: string[]; allRoots: boolean };
 	budgets: Budgets;
 	catchUp: { enabled: boolean; threads: CatchUpThreads };
+	/** Secrets are masked at index time and on output (src/text/redact.ts). */
+	redactSecrets: boolean;
+	/** Workspace globs never indexed (ingest/forgotten.ts). */
+	excludeWorkspaces: string[];
 	/** Config files that were found and read (whether or not they had problems). */
 	loadedFiles: string[];
 }
@@ -81,7 +89,16 @@ export function configFilePaths(cwd: string, agentDir: string): { global: string
 	};
 }
 
-const TOP_KEYS = new Set(["$schema", "indexDir", "roots", "authorization", "budgets", "catchUp"]);
+const TOP_KEYS = new Set([
+	"$schema",
+	"indexDir",
+	"roots",
+	"authorization",
+	"budgets",
+	"catchUp",
+	"redactSecrets",
+	"excludeWorkspaces",
+]);
 const AUTHORIZATION_KEYS = new Set(["extraRoots", "allRoots"]);
 const CATCH_UP_KEYS = new Set(["enabled", "threads"]);
 
@@ -134,6 +151,8 @@ export function validateConfigFile(
 	if (raw.authorization !== undefined) config.authorization = authorizationOf(c, raw.authorization);
 	if (raw.budgets !== undefined) config.budgets = budgetsOf(c, raw.budgets);
 	if (raw.catchUp !== undefined) config.catchUp = catchUpOf(c, raw.catchUp);
+	if (raw.redactSecrets !== undefined) config.redactSecrets = booleanOf(c, "redactSecrets", raw.redactSecrets);
+	if (raw.excludeWorkspaces !== undefined) config.excludeWorkspaces = globList(c, raw.excludeWorkspaces);
 	// A key whose whole value was refused is absent, not undefined (merging spreads objects by key).
 	for (const key of Object.keys(config) as (keyof EventIndexConfigFile)[]) {
 		if (config[key] === undefined) delete config[key];
@@ -177,6 +196,19 @@ function pathList(c: FileCheck, key: string, value: unknown): string[] | undefin
 		if (!out.includes(path)) out.push(path);
 	});
 	return out;
+}
+
+/** A list of non-empty glob strings; undefined when it is not an array. */
+function globList(c: FileCheck, value: unknown): string[] | undefined {
+	if (!Array.isArray(value)) {
+		c.problem("excludeWorkspaces", `should be an array of workspace globs, got ${describe(value)}; ignored`);
+		return undefined;
+	}
+	return value.filter((item, index) => {
+		if (typeof item === "string" && item.trim() !== "") return true;
+		c.problem(`excludeWorkspaces[${index}]`, `should be a non-empty glob string, got ${describe(item)}; ignored`);
+		return false;
+	});
 }
 
 /** A boolean setting; undefined (with a problem) when it is anything else. */
@@ -330,6 +362,8 @@ export function mergeConfigFiles(base: EventIndexConfigFile, override: EventInde
 	}
 	if (override.budgets !== undefined) merged.budgets = { ...base.budgets, ...override.budgets };
 	if (override.catchUp !== undefined) merged.catchUp = { ...base.catchUp, ...override.catchUp };
+	if (override.redactSecrets !== undefined) merged.redactSecrets = override.redactSecrets;
+	if (override.excludeWorkspaces !== undefined) merged.excludeWorkspaces = override.excludeWorkspaces;
 	return merged;
 }
 
@@ -387,9 +421,30 @@ export function resolveConfig(
 			},
 			budgets,
 			catchUp: { enabled: merged.catchUp?.enabled ?? true, threads: merged.catchUp?.threads ?? BACKGROUND_THREADS },
+			redactSecrets: merged.redactSecrets ?? true,
+			excludeWorkspaces: merged.excludeWorkspaces ?? [],
 		},
 		problems,
 	};
+}
+
+/**
+ * Drops from a workspace's file what only the person may decide: turning secret redaction off (a repository must not
+ * be able to make the index keep the secrets of every other workspace). Returns the problems it reports.
+ */
+function personalOnly(config: EventIndexConfigFile, file: string): string[] {
+	const problems: string[] = [];
+	const refuse = (what: string) =>
+		problems.push(`${file}: ${what} may be set only in your own ${CONFIG_FILE_NAME} (the agent dir); ignored`);
+	if (config.redactSecrets === false) {
+		delete config.redactSecrets;
+		refuse('"redactSecrets" false');
+	}
+	if (config.excludeWorkspaces !== undefined) {
+		delete config.excludeWorkspaces;
+		refuse('"excludeWorkspaces"');
+	}
+	return problems;
 }
 
 /** Loads the person's then the workspace's config (narrowing only), merges, applies the environment; never throws. */
@@ -398,6 +453,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
 	const global = readConfigFile(paths.global);
 	// When cwd is the home folder and the agent dir is ~/.pi, the two paths could coincide: read once.
 	const project = paths.project === paths.global ? undefined : readConfigFile(paths.project);
+	const personal = project ? personalOnly(project.config, paths.project) : [];
 	const narrowed = narrowOnly(global.config, project?.config ?? {});
 	const merged = mergeConfigFiles(global.config, narrowed.config);
 	const resolved = resolveConfig(merged, options);
@@ -407,7 +463,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
 	const refused = refusedNotice(narrowed.refused);
 	return {
 		config: { ...resolved.config, loadedFiles },
-		problems: [...global.problems, ...(project?.problems ?? [])].concat(resolved.problems),
+		problems: [...global.problems, ...(project?.problems ?? []), ...personal].concat(resolved.problems),
 		...(refused ? { refused } : {}),
 	};
 }

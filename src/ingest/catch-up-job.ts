@@ -13,6 +13,7 @@ import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
+import { Forgotten } from "./forgotten.js";
 import type { SyncOptions } from "./sync-source.js";
 import { writerWaiting, type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";
 
@@ -30,6 +31,8 @@ export interface CatchUpJob {
 	threads?: CatchUpThreads;
 	/** Check every page of the store before the pass (`reindex`: store-check.ts); damage found is recovered. */
 	checkStore?: boolean;
+	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
+	excludeWorkspaces?: string[];
 }
 
 /**
@@ -167,12 +170,20 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 	const yielded: YieldMemo = { handled: 0 };
 	// While hot-path writers are active (one stepped in within WRITER_ACTIVE_MS), commit after every batch.
 	const commitNow = () => Date.now() - yielded.handled < WRITER_ACTIVE_MS || writerWaiting(job.indexDir, yielded);
+	const forgotten = new Forgotten(job.indexDir, job.excludeWorkspaces);
 	return {
 		roots: job.roots,
 		extraFiles: job.extraFiles,
 		inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
+		forgotten,
 		// A batch reads in chunks and ends after the chunk during which a hot-path writer announced itself.
-		sync: { batchBytes: BULK_BATCH_BYTES, chunkBytes: BULK_CHUNK_BYTES, endBatchEarly: commitNow, ...job.sync },
+		sync: {
+			batchBytes: BULK_BATCH_BYTES,
+			chunkBytes: BULK_CHUNK_BYTES,
+			endBatchEarly: commitNow,
+			forgotten,
+			...job.sync,
+		},
 		groupMs: BULK_GROUP_MS[job.threads ?? 1],
 		commitNow,
 		contendedSync: { batchBytes: CONTENDED_BATCH_BYTES, chunkBytes: CONTENDED_BATCH_BYTES },

@@ -1,11 +1,14 @@
 /** Worker-thread side of background catch-up and rebuilds: runs one job and reports progress to the parent. */
 import { parentPort, workerData } from "node:worker_threads";
+import { setSecretRedaction } from "../text/redact.js";
 import { type CatchUpJob, runCatchUpJob } from "./catch-up-job.js";
 import { rebuildStore } from "./rebuild.js";
 
 /** What the parent asks the worker to do. */
 export interface WorkerJob extends CatchUpJob {
 	mode: "catch-up" | "rebuild";
+	/** The parent's secret redaction switch (text/redact.ts), which this thread's module does not share. */
+	redactSecrets?: boolean;
 }
 
 /** Messages the worker sends to its parent. */
@@ -27,6 +30,7 @@ parentPort?.on("message", (m: { type: string }) => {
 });
 
 const job = workerData as WorkerJob;
+setSecretRedaction(job.redactSecrets !== false);
 const hooks = {
 	shouldStop: () => stopping,
 	onProgress: (progress: import("./catch-up.js").CatchUpProgress) =>

@@ -9,6 +9,7 @@ import { repairTorn } from "../store/fts-ledger.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
+import type { Forgotten } from "./forgotten.js";
 import { FtsThread } from "./fts-thread.js";
 import { GroupCommit } from "./group-commit.js";
 import { Prefetch } from "./prefetch.js";
@@ -37,6 +38,8 @@ export interface CatchUpOptions {
 	extraFiles?: string[];
 	/** Files in the caller's workspace are synced first. */
 	inWorkspace?: (path: string) => boolean;
+	/** Forgotten sessions: their files are left out of the pass and of the count of files to index. */
+	forgotten?: Forgotten;
 	sync?: SyncOptions;
 	shouldStop?: () => boolean;
 	onProgress?: (p: CatchUpProgress) => void;
@@ -146,7 +149,7 @@ interface PassPlan {
 
 /** Discovers the files, records how many there are (coverage counts them) and compares them with the checkpoints. */
 function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
-	const files = discoverFiles(options.roots, options.extraFiles ?? []);
+	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !options.forgotten?.has(f.path));
 	const ordered = orderForCatchUp(files, options.inWorkspace ?? (() => false));
 	const stored = new Map(
 		(

@@ -9,6 +9,7 @@ import { DriverLoadError, isStoreDamage } from "../store/db.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
+import { secretRedactionOn } from "../text/redact.js";
 import type { CatchUpProgress } from "./catch-up.js";
 import {
 	BACKGROUND_THREADS,
@@ -22,6 +23,14 @@ import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
+import {
+	type ForgetCandidate,
+	type ForgetSelection,
+	forgetCandidates,
+	tombstoneOf,
+	tombstonesMatching,
+} from "./forget.js";
+import { Forgotten, type Tombstone } from "./forgotten.js";
 import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
 import { announceWrite, writeDone } from "./write-intent.js";
@@ -39,6 +48,8 @@ export interface IndexManagerOptions {
 	catchUpThreads?: CatchUpThreads;
 	/** Lock staleness threshold in ms (tests only). */
 	lockStaleMs?: number;
+	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
+	excludeWorkspaces?: string[];
 }
 
 /**
@@ -60,6 +71,9 @@ function unavailable(failed: Extract<OpenStoreResult, { ok: false }>): Error {
 		? new DriverLoadError(failed.error)
 		: new IndexUnavailableError(failed.error, failed.sqliteCode);
 }
+
+/** How long `unforget` waits for the write lock to index a session again (a person waits for it). */
+const FORGET_BUSY_WAIT_MS = 30_000;
 
 /** Hot-path syncs commit in small batches and yield between them, so Pi's event loop never stalls long. */
 const HOT_PATH_BATCH_BYTES = 256 << 10;
@@ -118,11 +132,14 @@ export class IndexManager {
 	private closed = false;
 	/** Set when recovery replaced the generation: a catch-up running meanwhile must run again. */
 	private generationReplaced = false;
+	/** Forgotten sessions, which no sync of this process indexes (forgotten.ts). */
+	readonly forgotten: Forgotten;
 
 	private constructor(
 		private readonly options: IndexManagerOptions,
 		store: Store,
 	) {
+		this.forgotten = new Forgotten(options.indexDir, options.excludeWorkspaces);
 		this.current = store;
 		this.syncer = this.syncerFor(store);
 		this.checkpoints = checkpointsFor(store);
@@ -130,7 +147,10 @@ export class IndexManager {
 
 	/** The hot path's syncer for `store`: a new source is confined as discovery would confine it (discover.ts). */
 	private syncerFor(store: Store): SourceSyncer {
-		return new SourceSyncer(store.db, { confine: (path) => confinementOf(path, this.options.roots) });
+		return new SourceSyncer(store.db, {
+			confine: (path) => confinementOf(path, this.options.roots),
+			forgotten: this.forgotten,
+		});
 	}
 
 	/** Opens (and if needed migrates) the shared store. Reads no session file. */
@@ -213,6 +233,41 @@ export class IndexManager {
 	}
 
 	/**
+	 * The indexed sessions `sel` names; with `act`, each is tombstoned and dropped from the index in one write
+	 * transaction, so every process's next answer is without it and no later sync brings it back. Throws ForgetError
+	 * for a selection that names no session or several by one prefix.
+	 */
+	async forget(sel: ForgetSelection, act: boolean): Promise<ForgetCandidate[]> {
+		const store = await this.writable();
+		const found = forgetCandidates(store.db, sel);
+		if (act && found.length > 0) {
+			const now = new Date();
+			this.syncer.removeSources(
+				found.map((c) => c.sourceId),
+				() => this.forgotten.record(...found.map((c) => tombstoneOf(c, now))),
+			);
+		}
+		return found;
+	}
+
+	/** Takes back the tombstones of session `id` (or a unique prefix) and indexes their files again; returns them. */
+	async unforget(id: string): Promise<Tombstone[]> {
+		await this.writable();
+		const matched = tombstonesMatching(this.options.indexDir, id);
+		if (matched.length === 0) return [];
+		this.syncer.removeSources([], () => this.forgotten.drop(matched.map((t) => t.path)));
+		for (const t of matched) await this.syncFile(t.path, FORGET_BUSY_WAIT_MS);
+		return matched;
+	}
+
+	private async writable(): Promise<Store> {
+		const store = await this.refresh();
+		if (store.readOnly)
+			throw new IndexUnavailableError(`the index cannot be written: ${store.readOnlyReason ?? "read-only"}`);
+		return store;
+	}
+
+	/**
 	 * Starts background catch-up unless one is already running here (which it then joins); resolves when it ends.
 	 * `checkStore`: check every page of the store first (`reindex`; catch-up-job.ts).
 	 */
@@ -249,6 +304,7 @@ export class IndexManager {
 			workspaceDirs: this.options.workspaceDirs ?? [],
 			lockStaleMs: this.options.lockStaleMs,
 			threads: this.options.catchUpThreads ?? BACKGROUND_THREADS,
+			excludeWorkspaces: this.options.excludeWorkspaces,
 		};
 	}
 
@@ -306,7 +362,7 @@ export class IndexManager {
 			let worker: Worker;
 			try {
 				worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
-					workerData: job,
+					workerData: { ...job, redactSecrets: secretRedactionOn() } satisfies WorkerJob,
 					resourceLimits: {
 						maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
 						maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB,

@@ -26,6 +26,8 @@ export interface PrefetchData {
 	read: ReadLimits;
 	/** The generation's text dictionary (store/text-dictionary.ts), which the writer's own rows are packed against too. */
 	dictionary?: Uint8Array;
+	/** The writer's secret redaction switch (text/redact.ts; set by worker-start.ts for every helper thread). */
+	redactSecrets?: boolean;
 }
 
 /** Slots of the control array (Int32Array over a SharedArrayBuffer). */

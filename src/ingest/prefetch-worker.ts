@@ -7,6 +7,7 @@
 import { closeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { prepareDictionary } from "../store/lz-dict.js";
+import { setSecretRedaction } from "../text/redact.js";
 import { chunkReader, HUGE_LINE_BYTES } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";
 import { initFingerprints } from "./fingerprint.js";
@@ -20,7 +21,8 @@ import {
 import { fileChunks, prepareChunk } from "./read-batch.js";
 import { planTreeStates } from "./state-plan.js";
 
-const { files, port, control, read, dictionary } = workerData as PrefetchData;
+const { files, port, control, read, dictionary, redactSecrets } = workerData as PrefetchData;
+setSecretRedaction(redactSecrets !== false);
 const packing = dictionary === undefined ? undefined : prepareDictionary(dictionary);
 
 const stopped = () => Atomics.load(control, CONTROL.stop) === 1;

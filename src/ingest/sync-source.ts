@@ -1,7 +1,7 @@
 /**
  * Sync of one session file (index-lifecycle.md, "Sync of one source"):
  *   1. stat; unchanged identity, size and mtime → done.
- *   2. gone → its rows are removed.
+ *   2. gone, or forgotten (forgotten.ts) → its rows are removed.
  *   3. shrunk, new identity or a fingerprint mismatch → rows dropped, indexed again from byte 0.
  *   4. otherwise read from the checkpoint to the last `\n`, parse, project, insert and advance the checkpoint,
  *      all in one transaction.
@@ -16,10 +16,12 @@ import type { ParseState, SessionHeader } from "../parse/types.js";
 import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from "../project/tree-states.js";
 import type { TreeNode, TreeStates } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
+import { encodeCode } from "../store/column-codes.js";
 import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout } from "../store/db.js";
 import { eventNode, type IndexedEvent } from "./event-rows.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";
+import { excludingGlob, type Forgotten, NO_INDEX_MARKER, type Tombstone } from "./forgotten.js";
 import { FtsThreadError } from "./fts-thread.js";
 import { type ReadOptions, readBatch } from "./read-batch.js";
 import {
@@ -56,6 +58,8 @@ export interface SyncOptions extends ReadOptions {
 	statePlan?: StatePlan;
 	/** The workspace a new source at this path is confined to (discover.ts `confinementOf`); none: the person's. */
 	confine?: (path: string) => string | undefined;
+	/** Forgotten sessions (forgotten.ts): their files are dropped from the index instead of read. */
+	forgotten?: Forgotten;
 }
 
 /** A batch failed inside the caller's transaction (`inTransaction`), which now holds half a batch. */
@@ -145,6 +149,24 @@ export class SourceSyncer {
 		if (!row) return false;
 		const file = statRegularFile(path);
 		return file !== undefined && matchesCheckpoint(row, file);
+	}
+
+	/**
+	 * Drops the sources `ids` with all their rows in one write transaction, after `first` (which writes what must
+	 * change with them: the tombstones of forgotten sessions) ran in it.
+	 */
+	removeSources(ids: readonly number[], first: () => void): void {
+		this.db.transaction(() => {
+			this.rows.beginWrite();
+			try {
+				first();
+				for (const id of ids) this.rows.remove(id);
+				this.rows.sealWrite();
+			} catch (err) {
+				this.rows.abandonWrite();
+				throw err;
+			}
+		});
 	}
 
 	/** Brings one file's rows up to date with its bytes on disk. Never throws for file or content problems. */
@@ -244,6 +266,12 @@ export class SourceSyncer {
 			return result;
 		}
 		const { fd, file } = opened;
+		if (o.forgotten?.has(path, row?.sessionId)) {
+			closeSync(fd);
+			if (row) this.rows.remove(row.id);
+			result.status = row ? "removed" : "unchanged";
+			return result;
+		}
 		if (row && matchesCheckpoint(row, file)) {
 			closeSync(fd);
 			return result;
@@ -312,10 +340,17 @@ export class SourceSyncer {
 		const reachedEnd = state.byteOffset + pending.length >= file.size && !hasNewline(pending);
 		const header = state.header;
 
+		const cwd = header?.cwd ?? this.rows.cwdOf(row.id);
+		const sessionId = header?.id ?? row.sessionId;
+		const forget = o.forgotten && forgetReason(o.forgotten, projected, sessionId, cwd ?? "");
+		if (forget) {
+			o.forgotten?.record({ ...forget, path: row.path, sessionId, cwd });
+			this.rows.remove(row.id);
+			return { ...result, status: "removed", done: true };
+		}
 		// With a plan, the batches before the last take its states; the last recomputes them from the stored rows.
 		const plan = o.statePlan && planHolds(o.statePlan, file) ? o.statePlan : undefined;
 		const states = this.treeStates(row, projected, reachedEnd ? undefined : plan, plan !== undefined);
-		const cwd = header?.cwd ?? this.rows.cwdOf(row.id);
 		result.fragmentsAdded = this.rows.insert(
 			row.id,
 			projected,
@@ -409,6 +444,38 @@ export class SourceSyncer {
 		this.statesChanged += this.rows.applyStates(row.id, stored, states);
 		return states;
 	}
+}
+
+/**
+ * Why a file being indexed must be forgotten now: its session was forgotten under another path, its workspace is
+ * excluded, or one of its user messages holds the marker. Undefined when it may be indexed.
+ */
+function forgetReason(
+	forgotten: Forgotten,
+	events: readonly IndexedEvent[],
+	sessionId: string | null,
+	cwd: string,
+): Pick<Tombstone, "reason" | "glob" | "forgottenAt"> | undefined {
+	const forgottenAt = new Date().toISOString();
+	if (sessionId !== null && forgotten.has("", sessionId)) return { reason: "forget", forgottenAt };
+	const glob = excludingGlob(forgotten.excludeGlobs, cwd);
+	if (glob !== undefined) return { reason: "excluded", glob, forgottenAt };
+	if (events.some(holdsMarker)) return { reason: "marker", forgottenAt };
+	return undefined;
+}
+
+const USER_ROLE = encodeCode("role", "user");
+const USER_TEXT = encodeCode("kind", "user_text");
+
+/** A user message whose text holds NO_INDEX_MARKER (projected here, or made into rows by the prefetch thread). */
+function holdsMarker(e: IndexedEvent): boolean {
+	if (!Array.isArray(e)) {
+		return e.role === "user" && e.fragments.some((f) => f.kind === "user_text" && f.text.includes(NO_INDEX_MARKER));
+	}
+	return (
+		e[5] === USER_ROLE &&
+		e[16].some((f) => f[2] === USER_TEXT && typeof f[7] === "string" && f[7].includes(NO_INDEX_MARKER))
+	);
 }
 
 /** Pause between attempts to get a write lock held by another process (the event loop runs meanwhile). */

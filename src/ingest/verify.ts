@@ -17,6 +17,7 @@ import { StoreDamageError } from "../store/store-damage.js";
 import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import { lineHash } from "./fingerprint.js";
+import type { Forgotten } from "./forgotten.js";
 import {
 	completeBytesAfter,
 	GarbageCollector,
@@ -92,8 +93,14 @@ type AddDifference = (d: Difference) => void;
  * with FTS5's own check of the full-text index): damage is one difference, `store-damaged`, and nothing else is
  * compared (the rows cannot be trusted).
  */
-export function verifyIndex(db: SqliteDb, roots: DiscoveryRoot[], extraFiles: string[] = []): VerifyReport {
-	const files = discoverFiles(roots, extraFiles);
+export function verifyIndex(
+	db: SqliteDb,
+	roots: DiscoveryRoot[],
+	extraFiles: string[] = [],
+	forgotten?: Forgotten,
+): VerifyReport {
+	// A forgotten session's file is meant to be out of the index: not a difference.
+	const files = discoverFiles(roots, extraFiles).filter((f) => !forgotten?.has(f.path));
 	try {
 		const damage = findStoreDamage(db, { fullText: true });
 		if (damage) throw damage;

@@ -4,6 +4,7 @@
  * time is ended: the pass then does that work on the writing thread, as with one thread.
  */
 import { type MessagePort, Worker } from "node:worker_threads";
+import { secretRedactionOn } from "../text/redact.js";
 
 /** A helper thread's heap limits (its share of a pass's peak RSS). */
 export interface WorkerHeap {
@@ -24,7 +25,7 @@ export async function startHelperThread(
 	let worker: Worker;
 	try {
 		worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
-			workerData: data,
+			workerData: { ...data, redactSecrets: secretRedactionOn() },
 			transferList: [data.port],
 			resourceLimits: { maxYoungGenerationSizeMb: heap.youngMb, maxOldGenerationSizeMb: heap.oldMb },
 		});

@@ -7,6 +7,7 @@ import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole 
 import type { LongValues, ParsedEntry } from "../parse/types.js";
 import { storedPart } from "../store/fragment-text.js";
 import { codePointLength } from "../text/code-points.js";
+import { redactSecrets } from "../text/redact.js";
 import { pathsFromCommand } from "./command-paths.js";
 import { SYSTEM_ROLE } from "./conversation.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
@@ -88,7 +89,7 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 			break;
 		case "label": {
 			const raw = lineOf(entry, "label").label;
-			const label = typeof raw === "string" ? raw : "";
+			const label = typeof raw === "string" ? redactSecrets(raw) : "";
 			b.fragment("label", label);
 			b.attr("label", label);
 			break;
@@ -96,7 +97,7 @@ export function projectEntry(entry: ParsedEntry): ProjectedEvent {
 		case "session_info": {
 			// As Pi's session list: the name trimmed, empty or missing clears it.
 			const raw = lineOf(entry, "session_info").name;
-			const name = typeof raw === "string" ? raw.trim() : "";
+			const name = typeof raw === "string" ? redactSecrets(raw.trim()) : "";
 			b.fragment("session_name", name);
 			event.sessionName = name;
 			break;
@@ -250,9 +251,12 @@ class EventBuilder {
 		const long = this.longValues?.holds(text) ? this.longValues : undefined;
 		const cursor = long && new PieceCursor(() => streamPieces(long.parts(text)));
 		let index = 0;
-		for (const piece of long ? streamPieces(long.parts(text)) : textPieces(text)) {
+		for (const raw of long ? streamPieces(long.parts(text)) : textPieces(text)) {
 			const at = index++;
-			if (isBlank(piece)) continue;
+			if (isBlank(raw)) continue;
+			// Each piece is redacted after the cut, the same whether the text is read whole or part by part, so a piece
+			// read again from the file (event-line.ts, long-values.ts) is the piece that was indexed.
+			const piece = redactSecrets(raw);
 			const f: ProjectedFragment = {
 				ord: this.event.fragments.length,
 				kind,
@@ -262,14 +266,14 @@ class EventBuilder {
 			if (toolName !== undefined) f.toolName = toolName;
 			if (toolCallId !== undefined) f.toolCallId = toolCallId;
 			if (files !== undefined && files.length > 0) f.files = files;
-			if (cursor) f.piece = { read: () => cursor.at(at) };
+			if (cursor) f.piece = { read: () => redactSecrets(cursor.at(at)) };
 			this.event.fragments.push(f);
 		}
 	}
 
 	attr(key: string, value: unknown): void {
 		const attrs: Attributes = this.event.attributes;
-		if (typeof value === "string") attrs[key] = boundString(value);
+		if (typeof value === "string") attrs[key] = boundString(redactSecrets(value));
 		else if (typeof value === "boolean") attrs[key] = value;
 		else if (typeof value === "number" && Number.isFinite(value)) attrs[key] = value;
 	}

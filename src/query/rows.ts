@@ -9,6 +9,7 @@ import { codeSql, decodedSql, decodedTimestampSql } from "../store/column-codes.
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { computeCoverage } from "../store/source-counts.js";
 import { textDictionaryOf } from "../store/text-dictionary.js";
+import { redactSecrets } from "../text/redact.js";
 import { type AuthorizedRoots, authorizationSql, isVisibleSource } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
 import { entryName, entrySeq } from "./entry-occurrence.js";
@@ -173,7 +174,7 @@ export function currentLabel(db: QueryDb, sourceId: number, entryId: string): st
 	const attrs = parseAttributes(row.attributes);
 	const fromAttrs = typeof attrs.label === "string" ? attrs.label : undefined;
 	const label = (row.text === null ? undefined : decodeFragmentText(row.text, textDictionaryOf(db))) ?? fromAttrs ?? "";
-	return label.trim() === "" ? undefined : label;
+	return label.trim() === "" ? undefined : redactSecrets(label);
 }
 
 /** The attributes JSON object of an event (never throws). */

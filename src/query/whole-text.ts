@@ -7,6 +7,7 @@ import { decodedSql } from "../store/column-codes.js";
 import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { textDictionaryOf } from "../store/text-dictionary.js";
+import { redactSecrets } from "../text/redact.js";
 import { get, type QueryDb } from "./db.js";
 
 /** What a stored fragment row carries about its text. */
@@ -32,8 +33,11 @@ export function wholeText(
 	row: StoredText,
 	head = decodeFragmentText(row.text, textDictionaryOf(db)),
 ): FragmentText {
-	return wholeFragmentText(head, row.charCount, () => {
+	const found = wholeFragmentText(head, row.charCount, () => {
 		const line = get<EventLine & { ord: number }>(db, LINE_SQL, [row.id]);
 		return line === undefined ? undefined : readFragmentTexts(line)?.[line.ord];
 	});
+	// Masked again on the way out: a no-op on text indexed with redaction on, and the mask for text indexed while the
+	// person had it off and has since turned it back on (docs/security-secrets-and-forget.md).
+	return { ...found, text: redactSecrets(found.text) };
 }

@@ -27,7 +27,8 @@
  * 11: Pi 1.x sessions (project/conversation.ts): system messages are never indexed, an attempt a `context_edit`
  * omits is `not-selected`, system messages a compaction keeps are `summarized`; `context_edit` and `usage` have codes.
  * 12: path tags (fragment-tags.ts `pathTags`) for the `paths` search filter, a tool call's own paths on its fragment
- * (migration 0013) and a tool result's files taken from its call.
+ * (migration 0013) and a tool result's files taken from its call; secrets masked in fragment texts and attributes
+ * (text/redact.ts), so an index that holds them is rebuilt.
  */
 export const INDEX_FORMAT = 12;
 

@@ -1,13 +1,15 @@
 /**
  * The `/event-index` command: `status` (default) shows coverage, index location, generation and counts;
- * `reindex` runs catch-up now and `reindex --full` rebuilds the index, with progress in Pi's status line.
+ * `reindex` runs catch-up now and `reindex --full` rebuilds the index, with progress in Pi's status line;
+ * `forget [SESSION]` and `unforget SESSION` as the CLI's (docs/security-secrets-and-forget.md).
  * This text is for the user, not the model, so it may name the index directory.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { CatchUpProgress, CatchUpResult } from "../ingest/catch-up.js";
+import { ForgetError } from "../ingest/forget.js";
 import { coverageText } from "../text/coverage-text.js";
 import { shortReason } from "./errors.js";
-import type { IndexRuntime, RuntimeStatus } from "./index-runtime.js";
+import { type IndexRuntime, type RuntimeStatus, resolveSessionFile } from "./index-runtime.js";
 
 /** Name of the command (typed as `/event-index`). */
 export const COMMAND_NAME = "event-index";
@@ -15,10 +17,11 @@ export const COMMAND_NAME = "event-index";
 export const STATUS_KEY = "event-index";
 
 /** Usage line shown for unknown arguments. */
-export const COMMAND_USAGE = "usage: /event-index [status | reindex [--full]]";
+export const COMMAND_USAGE =
+	"usage: /event-index [status | reindex [--full]], /event-index forget [SESSION], /event-index unforget SESSION";
 
 /** What `/event-index` accepts, as completions offer it. */
-export const COMMAND_FORMS = ["status", "reindex", "reindex --full"] as const;
+export const COMMAND_FORMS = ["status", "reindex", "reindex --full", "forget", "unforget"] as const;
 
 /**
  * Completions of `/event-index <prefix>`. Once the typed text is a whole command, nothing is offered: Pi's Enter
@@ -61,6 +64,7 @@ export function formatStatus(s: RuntimeStatus): string {
 	if (s.coverage) lines.push(coverageText(s.coverage, s.progress));
 	if (s.counts)
 		lines.push(`rows: ${s.counts.sources} session files, ${s.counts.events} events, ${s.counts.fragments} fragments`);
+	if (s.forgotten !== undefined) lines.push(`forgotten: ${s.forgotten} session files`);
 	if (s.catchUpRunning)
 		lines.push(`catch-up running${s.progress ? `: ${s.progress.done}/${s.progress.total} files` : ""}`);
 	if (s.refused) lines.push(s.refused);
@@ -99,9 +103,50 @@ export async function runCommand(
 			if (!ctx.hasUI) await job;
 			return;
 		}
+		if ((sub === "forget" && words.length <= 2) || (sub === "unforget" && words.length === 2)) {
+			say(ctx, await forgetOrUnforget(sub, words[1], ctx, runtime));
+			return;
+		}
 		say(ctx, COMMAND_USAGE, "warning");
 	} catch (err) {
 		say(ctx, `event index: ${shortReason(err)}`, "error");
+	}
+}
+
+/**
+ * `/event-index forget` (this session: Pi keeps writing it, and none of it is indexed from now on), `forget SESSION`
+ * (an id or a unique prefix) and `unforget SESSION`.
+ */
+async function forgetOrUnforget(
+	sub: "forget" | "unforget",
+	id: string | undefined,
+	ctx: ExtensionCommandContext,
+	runtime: IndexRuntime,
+): Promise<string> {
+	const index = await runtime.ready();
+	if (sub === "unforget") {
+		const back = await index.manager.unforget(id ?? "");
+		return back.length === 0
+			? `event index: no forgotten session has the id "${id}"`
+			: `event index: unforgot ${back.length} session file${back.length === 1 ? "" : "s"} (indexed again)`;
+	}
+	const self = id === undefined;
+	// With a screen, a completed `forget` is one Enter away from the prompt: ask first. Print mode acts as typed.
+	const what = self ? "this session" : `session ${id}`;
+	if (ctx.hasUI && !(await ctx.ui.confirm("Forget?", `Take ${what} out of the event index for good?`))) {
+		return "event index: nothing forgotten";
+	}
+	const current = resolveSessionFile(ctx.cwd, ctx.sessionManager.getSessionFile());
+	const sel = self
+		? { sessionId: ctx.sessionManager.getSessionId(), ...(current ? { file: current } : {}) }
+		: { sessionId: id };
+	try {
+		const gone = await index.manager.forget(sel, true);
+		const which = self ? what : `session ${gone[0]?.sessionId ?? id}`;
+		return `event index: forgot ${which} (${gone.length} file${gone.length === 1 ? "" : "s"}): out of every answer now, and kept out while the file stays; undo: /event-index unforget ${gone[0]?.sessionId ?? id}`;
+	} catch (err) {
+		if (err instanceof ForgetError) return `event index: ${err.message}`;
+		throw err;
 	}
 }
 

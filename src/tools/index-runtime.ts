@@ -62,6 +62,8 @@ export interface RuntimeStatus {
 	readOnly?: boolean;
 	coverage?: Coverage;
 	counts?: { sources: number; events: number; fragments: number };
+	/** Session files forgotten (ingest/forgotten.ts). */
+	forgotten?: number;
 	catchUpRunning: boolean;
 	progress?: CatchUpProgress;
 	problems: string[];
@@ -353,6 +355,7 @@ export class IndexRuntime {
 			readOnly: store.readOnly,
 			coverage: await index.manager.coverage(),
 			counts: { sources: count("sources"), events: count("events"), fragments: count("fragments") },
+			forgotten: index.manager.forgotten.count(),
 			catchUpRunning: index.manager.catchUpRunning,
 			progress: index.manager.progress,
 			problems: index.problems,

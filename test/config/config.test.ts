@@ -51,10 +51,27 @@ describe("loadConfig", () => {
 			authorization: { extraRoots: [], allRoots: false },
 			budgets: DEFAULT_BUDGETS,
 			catchUp: { enabled: true, threads: 1 },
+			redactSecrets: true,
+			excludeWorkspaces: [],
 			loadedFiles: [],
 		});
 		expect(globalFile).toBe(join(agentDir, "event-index.json"));
 		expect(projectFile).toBe(join(cwd, ".pi", "event-index.json"));
+	});
+
+	it("redactSecrets: only the person's own file turns it off; a workspace's false is refused, its true kept", () => {
+		write(projectFile, { redactSecrets: false });
+		const refused = loadConfig({ cwd, agentDir, env: {} });
+		expect(refused.config.redactSecrets).toBe(true);
+		expect(refused.problems).toEqual([
+			`${projectFile}: "redactSecrets" false may be set only in your own event-index.json (the agent dir); ignored`,
+		]);
+		write(globalFile, { redactSecrets: false });
+		write(projectFile, {});
+		expect(loadConfig({ cwd, agentDir, env: {} }).config.redactSecrets).toBe(false);
+		// A workspace may ask for more redaction than the person's default, never less.
+		write(projectFile, { redactSecrets: true });
+		expect(loadConfig({ cwd, agentDir, env: {} }).config.redactSecrets).toBe(true);
 	});
 
 	it("merges project over global like Pi's settings (objects by key, arrays replaced), narrowing only", () => {

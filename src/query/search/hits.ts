@@ -3,6 +3,7 @@
 import type { EventSearchHit } from "../../contract.js";
 import { decodeFragmentText, type StoredFragmentText } from "../../store/fragment-text.js";
 import { textDictionaryOf } from "../../store/text-dictionary.js";
+import { redactSecrets } from "../../text/redact.js";
 import { get, type QueryDb } from "../db.js";
 import { entryName } from "../entry-occurrence.js";
 import { makeSnippet, snippetFromStart } from "../snippet.js";
@@ -56,6 +57,8 @@ export function toHit(
 /** The snippet from the stored head when it holds it, otherwise from the whole text (read from the session file). */
 function snippetOf(db: QueryDb, stored: StoredText, needles: string[], snippetChars: number): string {
 	const head = decodeFragmentText(stored.text, textDictionaryOf(db));
-	const fromHead = snippetFromStart(head, stored.charCount, needles, snippetChars);
+	// A head holding an unmasked secret (indexed with redaction off) takes the masked whole text's path.
+	const fromHead =
+		redactSecrets(head) === head ? snippetFromStart(head, stored.charCount, needles, snippetChars) : undefined;
 	return fromHead ?? makeSnippet(wholeText(db, stored, head).text, needles, snippetChars);
 }
