@@ -5,7 +5,6 @@
  */
 import { readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { subdirectories } from "../config/pi-paths.js";
 import { type FileFacts, statRegularFile } from "./file-facts.js";
 
 /** A folder to look for `*.jsonl` session files in. */

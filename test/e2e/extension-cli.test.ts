@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { EXTENSION, e2eDirs, expectOk, expectOneConsistentIndex, textOf, toolResults } from "../helpers/e2e.js";
-import { PI_HOSTS, type PiHost, REPO_ROOT, type RunPiResult, readJsonl, runPi } from "../helpers/pi-cli.js";
+import { PI_HOSTS, REPO_ROOT, type RunPiResult, readJsonl, runPi } from "../helpers/pi-cli.js";
 
 const SCRIPTS = join(REPO_ROOT, "test", "fixtures", "e2e-scripts");
 const MARKER_A = "zephyrquokka";

@@ -19,7 +19,7 @@ import { type CodedColumn, inCodesSql, timestampBoundSql } from "../../store/col
 import { didYouMean } from "../../text/did-you-mean.js";
 import { dayRangeTags, tag } from "../../text/fragment-tags.js";
 import { askedPathKeys, foldPath, MAX_KEY_LENGTH } from "../../text/path-keys.js";
-import { checkTime, resolveTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
+import { checkTime, TIME_VALUE_HELP } from "../../text/relative-time.js";
 import {
 	type AuthorizedRoots,
 	findWorkspaceRoot,
