@@ -1,0 +1,36 @@
+/**
+ * The compiled extension names no Pi package at run time, so one build loads under Pi 1.x (`@earendil-works/*`)
+ * without the legacy-name aliases Pi may remove, and under Pi 0.73 (`@mariozechner/*`): the only Pi module it loads
+ * is Pi's TUI width helpers, by the Pi 1.x name first (tui-width.ts). Types are erased by the build.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/pi-cli.js";
+
+/** Every `from "…"`, `import "…"` and `import("…")` specifier of a compiled file. */
+function specifiers(source: string): string[] {
+	const out: string[] = [];
+	for (const m of source.matchAll(/\bfrom\s+"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|\bimport\s+"([^"]+)"/g)) {
+		out.push(m[1] ?? m[2] ?? m[3]);
+	}
+	return out;
+}
+
+describe("the compiled extension's imports of Pi", () => {
+	it("loads only Pi's TUI width helpers, by Pi 1.x's name, with Pi 0.73's as the fallback", () => {
+		const dist = join(REPO_ROOT, "dist");
+		const found: string[] = [];
+		for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+			if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
+			const file = join(entry.parentPath, entry.name);
+			for (const s of specifiers(readFileSync(file, "utf8"))) {
+				if (/^@(earendil-works|mariozechner)\//.test(s)) found.push(`${relative(dist, file)} ${s}`);
+			}
+		}
+		expect(found.sort()).toEqual([
+			"tools/tui-width.js @earendil-works/pi-tui",
+			"tools/tui-width.js @mariozechner/pi-tui",
+		]);
+	});
+});
