@@ -18,7 +18,6 @@ import {
 } from "./tools/command.js";
 import { readTool, searchTool, traceTool } from "./tools/definitions.js";
 import { IndexRuntime } from "./tools/index-runtime.js";
-import { loadTuiWidth } from "./tools/tui-width.js";
 
 /** Footer updates at most this often during catch-up. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -43,8 +42,7 @@ function safely(fn: () => void): void {
 	}
 }
 
-export default async function eventIndexExtension(pi: ExtensionAPI): Promise<void> {
-	await loadTuiWidth();
+export default function eventIndexExtension(pi: ExtensionAPI): void {
 	let runtime: IndexRuntime | undefined;
 	const runs = new AgentRuns();
 

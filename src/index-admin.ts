@@ -23,6 +23,8 @@ import { openStore, type Store } from "./store/open-store.js";
 import { computeCoverage } from "./store/source-counts.js";
 
 export type { CatchUpProgress, CatchUpResult } from "./ingest/catch-up.js";
+export { type ForgetCandidate, ForgetError, type ForgetSelection } from "./ingest/forget.js";
+export type { Tombstone } from "./ingest/forgotten.js";
 export type { Difference, VerifyReport } from "./ingest/verify.js";
 export { chosenDriver, DriverLoadError, type SqliteDriverName } from "./store/db.js";
 export type { LockHolderInfo } from "./store/lock.js";

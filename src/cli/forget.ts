@@ -4,8 +4,7 @@
  * A named session is forgotten at once; a selection (`--workspace DIR`, `--before TIME`) is listed first and acted
  * on with `--yes`.
  */
-import { type ForgetCandidate, ForgetError, type ForgetSelection } from "../ingest/forget.js";
-import type { Tombstone } from "../ingest/forgotten.js";
+import { type ForgetCandidate, ForgetError, type ForgetSelection, type Tombstone } from "../index-admin.js";
 import { resolveTime } from "../text/relative-time.js";
 import type { CliContext } from "./context.js";
 import { CliError, UsageError } from "./errors.js";

@@ -1,25 +1,21 @@
 /**
- * Pi's terminal width helpers (ANSI- and wide-character-aware), taken at activation from the Pi that loaded the
- * extension: Pi 1.x resolves `@earendil-works/pi-tui` to its own copy, Pi 0.73 knows only `@mariozechner/pi-tui`.
- * Loaded rather than imported, so that the extension's modules name no Pi package at run time and load under either.
+ * Pi's terminal width helpers (ANSI- and wide-character-aware), by Pi 1.x's package name: Pi 1.x's loader maps it to
+ * its own copy in every mode (npm on Node, `bun cli.js`, the compiled binary), so no legacy name is needed. Pi 0.73
+ * knows only `@mariozechner/pi-tui`: under it the name resolves to this package's own dev copy of Pi 1.x's pi-tui
+ * (installed by `npm ci`), whose three pure functions behave the same (README, "Install into Pi").
  */
-import type * as PiTui from "@earendil-works/pi-tui";
+import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 
 /** The three helpers the tool rows are laid out with. */
-export type TuiWidth = Pick<typeof PiTui, "visibleWidth" | "truncateToWidth" | "wrapTextWithAnsi">;
-
-let loaded: TuiWidth | undefined;
-
-/** Loads the helpers once (the extension's activation awaits this before registering its tools). */
-export async function loadTuiWidth(): Promise<TuiWidth> {
-	loaded ??= await import("@earendil-works/pi-tui").catch(
-		() => import("@mariozechner/pi-tui") as Promise<unknown> as Promise<TuiWidth>,
-	);
-	return loaded;
+export interface TuiWidth {
+	visibleWidth: typeof visibleWidth;
+	truncateToWidth: typeof truncateToWidth;
+	wrapTextWithAnsi: typeof wrapTextWithAnsi;
 }
 
-/** The loaded helpers (a row is only drawn after activation). */
+const helpers: TuiWidth = { visibleWidth, truncateToWidth, wrapTextWithAnsi };
+
+/** The helpers. */
 export function tuiWidth(): TuiWidth {
-	if (loaded === undefined) throw new Error("the terminal width helpers are used before loadTuiWidth()");
-	return loaded;
+	return helpers;
 }

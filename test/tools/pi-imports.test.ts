@@ -1,7 +1,7 @@
 /**
  * The compiled extension names no Pi package at run time, so one build loads under Pi 1.x (`@earendil-works/*`)
- * without the legacy-name aliases Pi may remove, and under Pi 0.73 (`@mariozechner/*`): the only Pi module it loads
- * is Pi's TUI width helpers, by the Pi 1.x name first (tui-width.ts). Types are erased by the build.
+ * without the legacy-name aliases Pi may remove: the only Pi module it loads is Pi's TUI width helpers, by Pi 1.x's
+ * name (tui-width.ts). Types are erased by the build.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -18,7 +18,7 @@ function specifiers(source: string): string[] {
 }
 
 describe("the compiled extension's imports of Pi", () => {
-	it("loads only Pi's TUI width helpers, by Pi 1.x's name, with Pi 0.73's as the fallback", () => {
+	it("loads only Pi's TUI width helpers, by Pi 1.x's name", () => {
 		const dist = join(REPO_ROOT, "dist");
 		const found: string[] = [];
 		for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {

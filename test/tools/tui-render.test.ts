@@ -13,7 +13,7 @@ import type { Coverage, EventReadResult, EventSearchHit, EventSearchResult, Even
 import { renderSearchText } from "../../src/tools/render-text.js";
 import { shortenPathLeft } from "../../src/tools/screen-text.js";
 import { type EventToolName, renderCallFor, renderResultFor } from "../../src/tools/tui-render.js";
-import { loadTuiWidth } from "../../src/tools/tui-width.js";
+import { tuiWidth } from "../../src/tools/tui-width.js";
 
 /**
  * The Pi this runtime can load: Pi 1.x (Node ≥ 22.19, the `test:node22` run) or else Pi 0.73 (Node 20), so that the
@@ -27,7 +27,7 @@ const pi: { name: string; Theme: new (...args: never[]) => Theme } = await impor
 			Theme: m.Theme as unknown as new (...args: never[]) => Theme,
 		})),
 	);
-const { visibleWidth } = await loadTuiWidth();
+const { visibleWidth } = tuiWidth();
 
 /** Pi's real Theme class over the dark theme's colour names (256-colour codes), so rows carry real escapes. */
 function darkTheme(): Theme {
