@@ -8,6 +8,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
 import { lockHolderInfo } from "../../src/store/lock.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
 import { backlogCorpus, completeLines, exactlyOnceDirs, indexVsFiles } from "../helpers/exactly-once.js";
@@ -78,7 +79,7 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("Node and Bun processes on one index
 			addBacklog(pass);
 			const victim = indexer(runtime, "catch-up", 8192);
 			await waitFor(() => victim.out.includes("progress") || victim.exitCode !== null, 30_000);
-			if ((await lockHolderInfo(indexDir, "catch-up")).locked) killedWhileLocked++;
+			if ((await lockHolderInfo(indexDir, CATCH_UP_LOCK)).locked) killedWhileLocked++;
 			victim.kill("SIGKILL");
 			await victim.exited;
 			expect((await check(true)).differences).toEqual([]);
