@@ -36,6 +36,12 @@ import { rankingFigureRows, runRankingEval } from "./ranking/eval.js";
 /** In run order: cold build first (it builds the indexes the others reuse). */
 export const FIGURES: Figure[] = [coldBuild, warmStart, append, search, contention, startup];
 
+/** The row of a figure whose evaluation threw: the first line of its error, never a stack. */
+function errorRow(figure: string, err: unknown): FigureRow {
+	const note = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+	return { figure, measured: "error", baseline: "—", ratio: "—", goal: "—", met: null, note };
+}
+
 function flag(argv: string[], name: string): string | undefined {
 	const i = argv.indexOf(name);
 	return i === -1 ? undefined : argv[i + 1];
@@ -120,8 +126,7 @@ async function main(argv: string[]): Promise<number> {
 			rows.push(...rankingFigureRows(await runRankingEval()));
 		} catch (err) {
 			failed = true;
-			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-			rows.push({ figure: "9 Ranking", measured: "error", baseline: "—", ratio: "—", goal: "—", met: null, note: msg });
+			rows.push(errorRow("9 Ranking", err));
 		}
 	}
 	if (!only || only.includes("natural")) {
@@ -130,16 +135,7 @@ async function main(argv: string[]): Promise<number> {
 			rows.push(...naturalFigureRows(await runNaturalEval()));
 		} catch (err) {
 			failed = true;
-			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-			rows.push({
-				figure: "9 Natural questions",
-				measured: "error",
-				baseline: "—",
-				ratio: "—",
-				goal: "—",
-				met: null,
-				note: msg,
-			});
+			rows.push(errorRow("9 Natural questions", err));
 		}
 	}
 	if (!only || only.includes("coding")) {
@@ -148,16 +144,7 @@ async function main(argv: string[]): Promise<number> {
 			rows.push(...(await codingRows()));
 		} catch (err) {
 			failed = true;
-			const msg = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-			rows.push({
-				figure: "10 Coding questions",
-				measured: "error",
-				baseline: "—",
-				ratio: "—",
-				goal: "—",
-				met: null,
-				note: msg,
-			});
+			rows.push(errorRow("10 Coding questions", err));
 		}
 	}
 	const sqlite = (new Database(":memory:").prepare("select sqlite_version() as v").get() as { v: string }).v;
