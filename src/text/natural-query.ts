@@ -12,6 +12,7 @@
  */
 
 import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
+import { requestWords } from "./request-words.js";
 import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
@@ -68,7 +69,12 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const ignored: string[] = [];
 	let previous = "";
 	let asks: QuestionAsks | undefined;
-	for (const [index, segment] of splitQuery(query).entries()) {
+	const segments = splitQuery(query);
+	const asking = requestWords(
+		segments.map((s) => s.text),
+		segments.map((s) => (s.quoted ? "" : contractionForm(s.text))),
+	);
+	for (const [index, segment] of segments.entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
 		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
@@ -85,7 +91,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
 		if (after === "how" && (degree || word === "many" || word === "much")) asks ??= "measure";
 		if (index === 0 && word === "which") asks = "name";
-		if ((isStopword(word) && !month) || degree) {
+		if ((isStopword(word) && !month) || degree || asking.has(index)) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
 		} else if (isInflectable(segment.text, tokens) && !month) terms.push(wordUnit(text));
