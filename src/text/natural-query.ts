@@ -12,7 +12,7 @@
  */
 
 import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
-import { requestWords } from "./request-words.js";
+import { type AskedKind, askedKind, requestWords } from "./request-words.js";
 import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
@@ -55,6 +55,8 @@ export interface AnalyzedQuery {
 	 * likely states a number, or a name ("which test …", "which hook …"), whose answer likely names it.
 	 */
 	asks?: QuestionAsks;
+	/** The kind of event the question asks for, where a cue word says ("what error …", "how did we fix …"). */
+	wants?: AskedKind;
 }
 
 /** Shortest English prefix offered: shorter ones ("use"*, "run"*) match too many unrelated words. */
@@ -70,10 +72,14 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	let previous = "";
 	let asks: QuestionAsks | undefined;
 	const segments = splitQuery(query);
+	const words = segments.map((s) => (s.quoted ? "" : contractionForm(s.text)));
 	const asking = requestWords(
 		segments.map((s) => s.text),
-		segments.map((s) => (s.quoted ? "" : contractionForm(s.text))),
+		words,
 	);
+	// Only a query phrased as a question or a request states an intent; a list of keywords does not.
+	const phrased = words.length > 0 && (isStopword(words[0]) || asking.has(0));
+	const wants = phrased ? askedKind(words.filter((w) => w !== "" && !isStopword(w))) : undefined;
 	for (const [index, segment] of segments.entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
@@ -107,7 +113,9 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		for (const t of terms) t.optional = false;
 		ignored.length = 0;
 	}
-	return asks ? { terms, phrases, ignored, asks } : { terms, phrases, ignored };
+	// A measure question counts the cue's thing ("how many errors …"); it does not ask for that kind of event.
+	const intent = asks === "measure" ? undefined : wants;
+	return { terms, phrases, ignored, ...(asks ? { asks } : {}), ...(intent ? { wants: intent } : {}) };
 }
 
 /**

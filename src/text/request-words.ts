@@ -57,3 +57,48 @@ export function requestWords(segments: readonly string[], words: readonly string
 function opensClause(segments: readonly string[], words: readonly string[], i: number): boolean {
 	return i === 0 || CLAUSE_END.test(segments[i - 1]) || CLAUSE_OPENERS.has(words[i - 1]);
 }
+
+/** The kind of event a question asks for, where its words say (the relaxed and full tiers favour it: intent.ts). */
+export type AskedKind = "output" | "edit" | "test" | "request" | "decision";
+
+/** Words that say what kind of event is wanted; the first one in the question decides. */
+const KIND_CUES: ReadonlyMap<string, AskedKind> = new Map([
+	...["error", "errors", "print", "printed", "output", "traceback", "trace", "failure"].map(
+		(w) => [w, "output"] as const,
+	),
+	...["fix", "fixed", "change", "changed", "changes", "edit", "edited", "edits", "diff", "patch", "file", "files"].map(
+		(w) => [w, "edit"] as const,
+	),
+	...["test", "tests"].map((w) => [w, "test"] as const),
+	...["task", "ask", "asked", "request", "requested"].map((w) => [w, "request"] as const),
+	...["decide", "decided", "decision", "settle", "settled", "chose", "choose", "agree", "agreed", "conclude"].map(
+		(w) => [w, "decision"] as const,
+	),
+]);
+
+/** Words that make "test" ask for a test run ("which tests did we run", "did the tests pass"), not a test's code. */
+const RUN_WORDS = new Set([
+	"run",
+	"ran",
+	"pass",
+	"passed",
+	"passing",
+	"green",
+	"result",
+	"results",
+	"command",
+	"output",
+]);
+
+/**
+ * The kind of event the question asks for: that of its first cue word (KIND_CUES; `content`: the question's words
+ * that are not function words, in query order), if any. "test" asks for a run only with a run word beside it.
+ */
+export function askedKind(content: readonly string[]): AskedKind | undefined {
+	for (const w of content) {
+		const kind = KIND_CUES.get(w);
+		if (kind === "test" && !content.some((x) => RUN_WORDS.has(x))) continue;
+		if (kind !== undefined) return kind;
+	}
+	return undefined;
+}

@@ -8,18 +8,22 @@ import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../contract.js
 import { codeSql } from "../../store/column-codes.js";
 import { tag } from "../../text/fragment-tags.js";
 import type { QuestionAsks } from "../../text/natural-query.js";
+import type { AskedKind } from "../../text/request-words.js";
 import { authorizationSql, authorizedRoots, isVisibleCwd, type SqlClause } from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { get, type QueryDb } from "../db.js";
 import { invalid } from "../errors.js";
 import { anyOf, cwdTags, type FilterContext, parseFilters, type TagForm } from "./filters.js";
 import { type SearchTerm, searchTerms } from "./terms.js";
+import { withoutWorkspaceName } from "./workspace-name.js";
 
 /** A validated search, ready for the candidate stage. */
 export interface SearchPlan extends PlanRules {
 	terms: SearchTerm[];
 	/** What the question asks for (natural-query.ts): the relaxed tier favours events that state one (answer-type.ts). */
 	asks?: QuestionAsks;
+	/** The kind of event the question asks for (request-words.ts): both tiers favour it (intent.ts). */
+	wants?: AskedKind;
 	/** The same plan without its filters (authorization, retrieval and caller rules only). */
 	base: PlanRules;
 	/** Each active filter's tag form and check, in declaration order (an empty answer is explained with them). */
@@ -89,7 +93,8 @@ export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerC
 	if (req === null || typeof req !== "object") throw invalid("The search request must be an object.");
 	if (typeof req.query !== "string") throw invalid('"query" must be a string of terms and "quoted phrases".');
 	const filters = parseFilters(req);
-	const { terms, asks } = searchTerms(req.query);
+	const { terms: typed, asks, wants } = searchTerms(req.query);
+	const terms = withoutWorkspaceName(typed, caller);
 	const auth = authorizedRoots(caller);
 	const ctx: FilterContext = { db, caller, auth };
 	const base: PlanRules = { tagMatches: [], tagExclusions: [], checks: [], empty: false };
@@ -135,5 +140,6 @@ export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerC
 	}
 	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false, base, filterParts };
 	if (asks) plan.asks = asks;
+	if (wants) plan.wants = wants;
 	return Object.assign(plan, rulesWith(plan, filterParts));
 }
