@@ -59,13 +59,12 @@ function opensClause(segments: readonly string[], words: readonly string[], i: n
 }
 
 /** The kind of event a question asks for, where its words say (the relaxed and full tiers favour it: intent.ts). */
-export type AskedKind = "output" | "edit" | "test" | "request" | "decision";
+export type AskedKind = "output" | "failure" | "edit" | "test" | "request" | "decision";
 
 /** Words that say what kind of event is wanted; the first one in the question decides. */
 const KIND_CUES: ReadonlyMap<string, AskedKind> = new Map([
-	...["error", "errors", "print", "printed", "output", "traceback", "trace", "failure"].map(
-		(w) => [w, "output"] as const,
-	),
+	...["print", "printed", "output"].map((w) => [w, "output"] as const),
+	...["error", "errors", "traceback", "trace", "failure"].map((w) => [w, "failure"] as const),
 	...["fix", "fixed", "change", "changed", "changes", "edit", "edited", "edits", "diff", "patch", "file", "files"].map(
 		(w) => [w, "edit"] as const,
 	),
@@ -101,4 +100,11 @@ export function askedKind(content: readonly string[]): AskedKind | undefined {
 		if (kind !== undefined) return kind;
 	}
 	return undefined;
+}
+
+/** The words that say `kind` (KIND_CUES), and for a test run its run words: they name the kind, not the work. */
+export function cueWordsOf(kind: AskedKind | undefined): ReadonlySet<string> {
+	if (kind === undefined) return new Set();
+	const cues = [...KIND_CUES].filter(([, k]) => k === kind).map(([w]) => w);
+	return new Set(kind === "test" ? [...cues, ...RUN_WORDS] : cues);
 }

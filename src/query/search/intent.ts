@@ -15,6 +15,7 @@ const OUTPUT_KINDS = new Set(["tool_result", "bash_output"]);
 
 const WANTED: Record<AskedKind, (row: CandidateRow) => boolean> = {
 	output: (r) => OUTPUT_KINDS.has(r.kind),
+	failure: (r) => OUTPUT_KINDS.has(r.kind) && r.isError === 1,
 	edit: (r) => r.kind === "tool_call" && EDIT_TOOLS.has(r.fragmentToolName ?? ""),
 	test: (r) => r.kind === "bash_command" || r.fragmentToolName === "bash" || r.eventToolName === "bash",
 	request: (r) => r.kind === "user_text",
