@@ -73,6 +73,7 @@ const KIND_CUES: ReadonlyMap<string, AskedKind> = new Map([
 	...["decide", "decided", "decision", "settle", "settled", "chose", "choose", "agree", "agreed", "conclude"].map(
 		(w) => [w, "decision"] as const,
 	),
+	...["try", "tried", "abandon", "abandoned", "attempt", "approach", "dropped"].map((w) => [w, "decision"] as const),
 ]);
 
 /** Words that make "test" ask for a test run ("which tests did we run", "did the tests pass"), not a test's code. */
