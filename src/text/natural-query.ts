@@ -12,7 +12,7 @@
  */
 
 import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
-import { type AskedKind, askedKind, cueWordsOf, requestWords } from "./request-words.js";
+import { type AskedKind, askedKind, requestWords } from "./request-words.js";
 import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
@@ -80,7 +80,6 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	// Only a query phrased as a question or a request states an intent; a list of keywords does not.
 	const phrased = words.length > 0 && (isStopword(words[0]) || asking.has(0));
 	const wants = phrased ? askedKind(words.filter((w) => w !== "" && !isStopword(w))) : undefined;
-	const cues = process.env.PEI_CUE_OPTIONAL ? cueWordsOf(wants) : new Set<string>();
 	for (const [index, segment] of segments.entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
@@ -98,7 +97,7 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
 		if (after === "how" && (degree || word === "many" || word === "much")) asks ??= "measure";
 		if (index === 0 && word === "which") asks = "name";
-		if ((isStopword(word) && !month) || degree || asking.has(index) || cues.has(word)) {
+		if ((isStopword(word) && !month) || degree || asking.has(index)) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
 		} else if (isInflectable(segment.text, tokens) && !month) terms.push(wordUnit(text));

@@ -102,10 +102,3 @@ export function askedKind(content: readonly string[]): AskedKind | undefined {
 	}
 	return undefined;
 }
-
-/** The words that say `kind` (KIND_CUES), and for a test run its run words: they name the kind, not the work. */
-export function cueWordsOf(kind: AskedKind | undefined): ReadonlySet<string> {
-	if (kind === undefined) return new Set();
-	const cues = [...KIND_CUES].filter(([, k]) => k === kind).map(([w]) => w);
-	return new Set(kind === "test" ? [...cues, ...RUN_WORDS] : cues);
-}
