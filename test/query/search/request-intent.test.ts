@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventHit } from "../../../src/contract.js";
+import type { EventSearchHit } from "../../../src/contract.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
@@ -17,7 +17,7 @@ import { type TempStore, tempStore } from "../../helpers/temp-store.js";
 let store: TempStore;
 const WORKSPACE = "/work/dev/django";
 const caller = { cwd: WORKSPACE, authorization: { extraRoots: [], allRoots: false }, budgets: DEFAULT_BUDGETS };
-const search = (query: string): EventHit[] => searchEvents(store.db, { query }, caller).hits;
+const search = (query: string): EventSearchHit[] => searchEvents(store.db, { query }, caller).hits;
 
 /** An assistant message with one tool call. */
 function call(line: string, id: string, name: string, args: Record<string, unknown>): string {
