@@ -12,7 +12,7 @@
  */
 
 import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
-import { type AskedKind, askedKind, requestWords } from "./request-words.js";
+import { type AskedKind, askedKind, namesTheAsking, requestWords } from "./request-words.js";
 import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
@@ -97,7 +97,8 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
 		if (after === "how" && (degree || word === "many" || word === "much")) asks ??= "measure";
 		if (index === 0 && word === "which") asks = "name";
-		if ((isStopword(word) && !month) || degree || asking.has(index)) {
+		const act = wants !== undefined && namesTheAsking(word);
+		if ((isStopword(word) && !month) || degree || asking.has(index) || act) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
 		} else if (isInflectable(segment.text, tokens) && !month) terms.push(wordUnit(text));

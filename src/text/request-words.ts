@@ -102,3 +102,14 @@ export function askedKind(content: readonly string[]): AskedKind | undefined {
 	}
 	return undefined;
 }
+
+/**
+ * Cue words that name what was done, not what it said: an output never says "printed". In a question with an
+ * intent ("what did the repro print for …") they are optional; elsewhere ("print statement debug") content.
+ */
+const ACT_WORDS = new Set(["print", "printed"]);
+
+/** True for a cue word that is optional once the question states its intent (ACT_WORDS). */
+export function namesTheAsking(word: string): boolean {
+	return ACT_WORDS.has(word);
+}

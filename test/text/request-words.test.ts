@@ -27,6 +27,11 @@ describe("request words are optional", () => {
 		expect(analyzed("what did the adoption agency tell Caroline").required).toContain("tell");
 	});
 
+	it("print names the asking in a question about output, and is content in keywords", () => {
+		expect(analyzed("what did the repro print for the upload widget?").required).not.toContain("print");
+		expect(analyzed("print statement debug").required).toContain("print");
+	});
+
 	it("a conversation noun that says no which-one is content", () => {
 		expect(analyzed("refresh the session token").required).toContain("session");
 	});
