@@ -12,6 +12,7 @@ import { findCandidates, listCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LI
 import { coalesce, foldForkCopies, shownKeys } from "./search/coalesce.js";
 import { emptiedBy } from "./search/emptied-by.js";
 import { toHit } from "./search/hits.js";
+import { withIntent } from "./search/intent.js";
 import { planSearch, type SearchPlan } from "./search/request.js";
 import { typedAsPhrase } from "./search/terms.js";
 import { relaxedTiers } from "./search/tiers.js";
@@ -70,7 +71,7 @@ export function searchEvents(
 		db,
 		coalesce(
 			db,
-			found.rows,
+			withIntent(found.rows, plan.wants),
 			plan.terms.map((t) => t.tokens),
 			otherFragmentIds,
 		),

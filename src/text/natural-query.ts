@@ -12,6 +12,7 @@
  */
 
 import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Tokens } from "./query-compiler.js";
+import { type AskedKind, askedKind, namesTheAsking, requestWords } from "./request-words.js";
 import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
 
@@ -54,6 +55,8 @@ export interface AnalyzedQuery {
 	 * likely states a number, or a name ("which test …", "which hook …"), whose answer likely names it.
 	 */
 	asks?: QuestionAsks;
+	/** The kind of event the question asks for, where a cue word says ("what error …", "how did we fix …"). */
+	wants?: AskedKind;
 }
 
 /** Shortest English prefix offered: shorter ones ("use"*, "run"*) match too many unrelated words. */
@@ -68,7 +71,16 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	const ignored: string[] = [];
 	let previous = "";
 	let asks: QuestionAsks | undefined;
-	for (const [index, segment] of splitQuery(query).entries()) {
+	const segments = splitQuery(query);
+	const words = segments.map((s) => (s.quoted ? "" : contractionForm(s.text)));
+	const asking = requestWords(
+		segments.map((s) => s.text),
+		words,
+	);
+	// Only a query phrased as a question or a request states an intent; a list of keywords does not.
+	const phrased = words.length > 0 && (isStopword(words[0]) || asking.has(0));
+	const wants = phrased ? askedKind(words.filter((w) => w !== "" && !isStopword(w))) : undefined;
+	for (const [index, segment] of segments.entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;
 		const text = tokens.map((t) => lowerLikeUnicode61(t.text)).join(" ");
@@ -85,7 +97,8 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		const degree = after === "how" && !isStopword(word) && isInflectable(segment.text, tokens);
 		if (after === "how" && (degree || word === "many" || word === "much")) asks ??= "measure";
 		if (index === 0 && word === "which") asks = "name";
-		if ((isStopword(word) && !month) || degree) {
+		const act = wants !== undefined && namesTheAsking(word);
+		if ((isStopword(word) && !month) || degree || asking.has(index) || act) {
 			terms.push({ text, variants: [text], optional: true });
 			ignored.push(word);
 		} else if (isInflectable(segment.text, tokens) && !month) terms.push(wordUnit(text));
@@ -101,7 +114,9 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 		for (const t of terms) t.optional = false;
 		ignored.length = 0;
 	}
-	return asks ? { terms, phrases, ignored, asks } : { terms, phrases, ignored };
+	// A measure question counts the cue's thing ("how many errors …"); it does not ask for that kind of event.
+	const intent = asks === "measure" ? undefined : wants;
+	return { terms, phrases, ignored, ...(asks ? { asks } : {}), ...(intent ? { wants: intent } : {}) };
 }
 
 /**

@@ -8,18 +8,22 @@ import { type EventSearchRequest, RETRIEVAL_TOOL_NAMES } from "../../contract.js
 import { codeSql } from "../../store/column-codes.js";
 import { tag } from "../../text/fragment-tags.js";
 import type { QuestionAsks } from "../../text/natural-query.js";
+import type { AskedKind } from "../../text/request-words.js";
 import { authorizationSql, authorizedRoots, isVisibleCwd, type SqlClause } from "../authorize.js";
 import type { CallerContext } from "../caller.js";
 import { get, type QueryDb } from "../db.js";
 import { invalid } from "../errors.js";
 import { anyOf, cwdTags, type FilterContext, parseFilters, type TagForm } from "./filters.js";
 import { type SearchTerm, searchTerms } from "./terms.js";
+import { withoutWorkspaceName } from "./workspace-name.js";
 
 /** A validated search, ready for the candidate stage. */
 export interface SearchPlan extends PlanRules {
 	terms: SearchTerm[];
 	/** What the question asks for (natural-query.ts): the relaxed tier favours events that state one (answer-type.ts). */
 	asks?: QuestionAsks;
+	/** The kind of event the question asks for (request-words.ts): both tiers favour it (intent.ts). */
+	wants?: AskedKind;
 	/** The same plan without its filters (authorization, retrieval and caller rules only). */
 	base: PlanRules;
 	/** Each active filter's tag form and check, in declaration order (an empty answer is explained with them). */
@@ -92,8 +96,12 @@ export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerC
 	const blank = req.query.trim() === "";
 	const analyzed = blank ? undefined : searchTerms(req.query);
 	const filters = parseFilters(req);
-	const { terms, asks } =
-		analyzed ?? (filters.some((f) => f.filter.field === "paths") ? { terms: [] } : searchTerms(""));
+	const {
+		terms: typed,
+		asks,
+		wants,
+	} = analyzed ?? (filters.some((f) => f.filter.field === "paths") ? { terms: [] } : searchTerms(""));
+	const terms = withoutWorkspaceName(typed, caller);
 	const auth = authorizedRoots(caller);
 	const ctx: FilterContext = { db, caller, auth };
 	const base: PlanRules = { tagMatches: [], tagExclusions: [], checks: [], empty: false };
@@ -139,5 +147,6 @@ export function planSearch(db: QueryDb, req: EventSearchRequest, caller: CallerC
 	}
 	const plan: SearchPlan = { terms, tagMatches: [], tagExclusions: [], checks: [], empty: false, base, filterParts };
 	if (asks) plan.asks = asks;
+	if (wants) plan.wants = wants;
 	return Object.assign(plan, rulesWith(plan, filterParts));
 }

@@ -8,6 +8,7 @@
 
 import { looksLikeTag } from "../../text/fragment-tags.js";
 import { analyzeQuery, type QueryTerm, type QuestionAsks } from "../../text/natural-query.js";
+import type { AskedKind } from "../../text/request-words.js";
 import { hasCjk } from "../../text/search-text.js";
 import { foldToken } from "../../text/term-presence.js";
 import { invalid } from "../errors.js";
@@ -103,11 +104,12 @@ function searchTerm(unit: QueryTerm, quoted: boolean): SearchTerm {
 }
 
 /** Required terms and phrases of a raw query; throws QueryError (invalid_request) for an unsearchable query. */
-export function searchTerms(query: string): { terms: SearchTerm[]; asks?: QuestionAsks } {
+export function searchTerms(query: string): { terms: SearchTerm[]; asks?: QuestionAsks; wants?: AskedKind } {
 	const analyzed = analyzeQuery(query);
 	if ("error" in analyzed) throw invalid(analyzed.error);
 	const terms = analyzed.terms.filter((t) => !t.optional).map((t) => searchTerm(t, false));
 	const phrases = analyzed.phrases.map((p) => searchTerm(p, true));
 	const all = [...phrases, ...terms];
-	return analyzed.asks ? { terms: all, asks: analyzed.asks } : { terms: all };
+	const { asks, wants } = analyzed;
+	return { terms: all, ...(asks ? { asks } : {}), ...(wants ? { wants } : {}) };
 }

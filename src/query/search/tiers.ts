@@ -20,6 +20,7 @@ import { statesAnswer } from "./answer-type.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
+import { intentFactor } from "./intent.js";
 import type { PresenceScoring } from "./presence-window.js";
 import { INTEGER } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
@@ -279,14 +280,18 @@ interface ScoredCandidates {
 }
 
 /** Scores each candidate by its own bm25, less part of the weight of each term only its session names. */
-function scoreCandidates(found: ReadonlyMap<number, Candidate>, { live, weight }: RelaxedTerms): ScoredCandidates {
+function scoreCandidates(
+	found: ReadonlyMap<number, Candidate>,
+	{ live, weight }: RelaxedTerms,
+	factor: (row: CandidateRow) => number,
+): ScoredCandidates {
 	const listedOf = new Map<string, Set<number>>();
 	const own = new Map<number, number>();
 	const factsOf = sessionFacts(live);
 	const scored = [...found.values()].map(({ row, or, sum, terms }) => {
 		const key = eventKey(row);
 		listedOf.set(key, new Set([...(listedOf.get(key) ?? []), ...terms]));
-		const score = or ?? (terms.size > 0 ? sum : row.score);
+		const score = (or ?? (terms.size > 0 ? sum : row.score)) * factor(row);
 		own.set(row.fragmentId, score);
 		// The events whose context is read are chosen with their session facts counted (free: on the row), so
 		// an event that only its session names the topic of is not cut before its context is seen.
@@ -352,7 +357,7 @@ export function relaxedTiers(
 
 	const { found, capped } = gatherCandidates(db, plan, candidateQueries(phrases, terms), log);
 	if (found.size === 0) return { groups: [], capped };
-	const { scored, own, listedOf } = scoreCandidates(found, terms);
+	const { scored, own, listedOf } = scoreCandidates(found, terms, intentFactor(plan.wants));
 	const answerBonus = ANSWER_WEIGHT * Math.max(0, ...live.map(weight));
 	const answering = sortWithAnswers(db, plan, scored, answerBonus);
 	const tokens = [...phrases, ...live].map((t) => t.tokens);
