@@ -33,13 +33,7 @@ function plantOtherVersion(f: number): string[] {
 	return [join(dir, file), join(dir, pointerFileName(f))];
 }
 
-/**
- * The older version knows only better-sqlite3, built for the Node that installed this checkout (Node 20): its
- * processes cannot start on Node 22, so this file runs in the Node 20 suite and is skipped in `test:node22`.
- */
-const olderVersionLoads = Number(process.versions.node.split(".")[0]) < 22;
-
-describe.runIf(olderVersionLoads)("index formats side by side", () => {
+describe("index formats side by side", () => {
 	it("an older and a newer version's index files are never touched, and ours is never rebuilt", async () => {
 		dir = await tempDir();
 		const others = [...plantOtherVersion(INDEX_FORMAT - 1), ...plantOtherVersion(INDEX_FORMAT + 1)];
@@ -68,58 +62,67 @@ async function until(what: string, cond: () => Promise<boolean>, ms: number): Pr
 	}
 }
 
-describe("regression: two installed formats each catch up their own index while both run", () => {
-	it("an older install's catch-up (format 9, running) does not make ours skip: each fills its own generation", async () => {
-		const older = previousFormatPackage();
-		dir = await tempDir();
-		const agentDir = join(dir, "agent");
-		const indexDir = join(dir, "index");
-		const sessions = join(agentDir, "sessions", "--home-dev-project--");
-		mkdirSync(sessions, { recursive: true });
-		const files = 1500;
-		for (let i = 0; i < files; i++)
-			copyFileSync(join(FIXTURES, "rich-tree-compaction.jsonl"), join(sessions, `c-${i}.jsonl`));
-		const env = hermeticEnv(join(dir, "home"));
-		const dirs = ["--agent-dir", agentDir, "--index-dir", indexDir];
-		const manager = await IndexManager.open({
-			indexDir,
-			roots: [{ path: join(agentDir, "sessions"), subfolders: true }],
-			useWorker: false,
-		});
-		try {
-			// The older install catches up (its `reindex`, under the catch-up lock it knows).
-			const reindex = spawn(process.execPath, [join(older, "bin", "pi-event-index.js"), "reindex", ...dirs], {
-				env,
-				stdio: ["ignore", "pipe", "pipe"],
+/**
+ * The older version knows only better-sqlite3, built for the Node that installed this checkout (Node 20): its
+ * processes cannot start on Node 22, so this check runs in the Node 20 suite and is skipped in `test:node22`.
+ */
+const olderVersionLoads = Number(process.versions.node.split(".")[0]) < 22;
+
+describe.runIf(olderVersionLoads)(
+	"regression: two installed formats each catch up their own index while both run",
+	() => {
+		it("an older install's catch-up (format 9, running) does not make ours skip: each fills its own generation", async () => {
+			const older = previousFormatPackage();
+			dir = await tempDir();
+			const agentDir = join(dir, "agent");
+			const indexDir = join(dir, "index");
+			const sessions = join(agentDir, "sessions", "--home-dev-project--");
+			mkdirSync(sessions, { recursive: true });
+			const files = 1500;
+			for (let i = 0; i < files; i++)
+				copyFileSync(join(FIXTURES, "rich-tree-compaction.jsonl"), join(sessions, `c-${i}.jsonl`));
+			const env = hermeticEnv(join(dir, "home"));
+			const dirs = ["--agent-dir", agentDir, "--index-dir", indexDir];
+			const manager = await IndexManager.open({
+				indexDir,
+				roots: [{ path: join(agentDir, "sessions"), subfolders: true }],
+				useWorker: false,
 			});
-			const olderDone = collectOutput(reindex, { timeoutMs: 300_000 });
-			await until(
-				"the older install holds its catch-up lock",
-				async () => (await lockHolderInfo(indexDir, PREVIOUS_CATCH_UP_LOCK)).holder?.pid === reindex.pid,
-				120_000,
+			try {
+				// The older install catches up (its `reindex`, under the catch-up lock it knows).
+				const reindex = spawn(process.execPath, [join(older, "bin", "pi-event-index.js"), "reindex", ...dirs], {
+					env,
+					stdio: ["ignore", "pipe", "pipe"],
+				});
+				const olderDone = collectOutput(reindex, { timeoutMs: 300_000 });
+				await until(
+					"the older install holds its catch-up lock",
+					async () => (await lockHolderInfo(indexDir, PREVIOUS_CATCH_UP_LOCK)).holder?.pid === reindex.pid,
+					120_000,
+				);
+				expect(reindex.exitCode, "the older catch-up is still running when ours starts").toBeNull();
+				const outcome = await manager.startCatchUp();
+				expect(outcome).toMatchObject({ kind: "done", result: { total: files } });
+				expect(await manager.coverage()).toMatchObject({ partial: false, indexed: files });
+				const done = await olderDone;
+				expect(done.exitCode, done.stderr).toBe(0);
+			} finally {
+				await manager.close();
+			}
+			// The older install's own generation is complete too, in its own files.
+			const status = await cli(["status", "--json", ...dirs], { env });
+			expect(existsSync(join(indexDir, pointerFileName(PREVIOUS_FORMAT)))).toBe(true);
+			expect(existsSync(join(indexDir, pointerFileName(INDEX_FORMAT)))).toBe(true);
+			const olderStatus = await collectOutput(
+				spawn(process.execPath, [join(older, "bin", "pi-event-index.js"), "status", "--json", ...dirs], {
+					env,
+					stdio: ["ignore", "pipe", "pipe"],
+				}),
 			);
-			expect(reindex.exitCode, "the older catch-up is still running when ours starts").toBeNull();
-			const outcome = await manager.startCatchUp();
-			expect(outcome).toMatchObject({ kind: "done", result: { total: files } });
-			expect(await manager.coverage()).toMatchObject({ partial: false, indexed: files });
-			const done = await olderDone;
-			expect(done.exitCode, done.stderr).toBe(0);
-		} finally {
-			await manager.close();
-		}
-		// The older install's own generation is complete too, in its own files.
-		const status = await cli(["status", "--json", ...dirs], { env });
-		expect(existsSync(join(indexDir, pointerFileName(PREVIOUS_FORMAT)))).toBe(true);
-		expect(existsSync(join(indexDir, pointerFileName(INDEX_FORMAT)))).toBe(true);
-		const olderStatus = await collectOutput(
-			spawn(process.execPath, [join(older, "bin", "pi-event-index.js"), "status", "--json", ...dirs], {
-				env,
-				stdio: ["ignore", "pipe", "pipe"],
-			}),
-		);
-		expect(olderStatus.exitCode, olderStatus.stderr).toBe(0);
-		const olderCoverage = (JSON.parse(olderStatus.stdout) as { coverage: unknown }).coverage;
-		expect(olderCoverage).toMatchObject({ partial: false, indexed: files });
-		expect(json<{ coverage: { partial: boolean } }>(status).coverage.partial).toBe(false);
-	}, 600_000);
-});
+			expect(olderStatus.exitCode, olderStatus.stderr).toBe(0);
+			const olderCoverage = (JSON.parse(olderStatus.stdout) as { coverage: unknown }).coverage;
+			expect(olderCoverage).toMatchObject({ partial: false, indexed: files });
+			expect(json<{ coverage: { partial: boolean } }>(status).coverage.partial).toBe(false);
+		}, 600_000);
+	},
+);
