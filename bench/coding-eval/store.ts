@@ -3,16 +3,13 @@
  * a fresh SQLite store in a temp dir, and every event's searchable text (the fragments the project itself projects,
  * joined) for the bm25-OR peer.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
-import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { initialParseState, parseChunk } from "../../src/parse/parse-chunk.js";
 import { projectEntry } from "../../src/project/project-entry.js";
-import { openDatabase, type SqliteDb } from "../../src/store/db.js";
-import { applyMigrations } from "../../src/store/migrations.js";
-import { PROJECT_ROOT } from "../corpus/generate.js";
+import type { SqliteDb } from "../../src/store/db.js";
+import { indexInTempDir } from "../lib/temp-index.js";
 import type { CorpusIndex, CorpusSession } from "./convert.js";
 
 /** One event as both searches see it. */
@@ -60,30 +57,19 @@ function eventsOf(dir: string, session: CorpusSession): CodingEvent[] {
 
 /** Indexes the corpus at `dir` into a fresh store (tens of seconds for the full corpus). */
 export async function openCodingStore(dir: string, index: CorpusIndex): Promise<CodingStore> {
-	const root = mkdtempSync(join(tmpdir(), "pi-coding-eval-"));
+	const store = await indexInTempDir("pi-coding-eval-", () => index.sessions.map((s) => join(dir, s.file)));
 	try {
-		await initFingerprints();
-		const db = await openDatabase(join(root, "index.sqlite"));
-		await applyMigrations(db, join(PROJECT_ROOT, "migrations"));
-		const syncer = new SourceSyncer(db);
-		for (const s of index.sessions) {
-			const r = await syncer.sync(join(dir, s.file));
-			if (r.status !== "indexed") throw new Error(`indexing ${s.file}: ${r.status} ${r.error ?? ""}`);
-		}
 		const events = index.sessions.flatMap((s) => eventsOf(dir, s));
 		return {
-			db,
+			db: store.db,
 			sessions: index.sessions,
 			events,
 			keyOf: new Map(events.map((e) => [e.ref, e.key])),
 			labelOf: new Map(index.sessions.map((s) => [s.id, s.label])),
-			close() {
-				db.close();
-				rmSync(root, { recursive: true, force: true });
-			},
+			close: store.close,
 		};
 	} catch (err) {
-		rmSync(root, { recursive: true, force: true });
+		store.close();
 		throw err;
 	}
 }

@@ -4,16 +4,14 @@
  * seeded by the session label, background tool output from real files of node_modules. `buildNaturalCorpus` then
  * indexes the files through the project's real ingest path into a fresh SQLite store.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
-import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { openDatabase, type SqliteDb } from "../../src/store/db.js";
-import { applyMigrations } from "../../src/store/migrations.js";
+import type { SqliteDb } from "../../src/store/db.js";
 import { encodeCwd, PROJECT_ROOT, uuidV7 } from "../corpus/generate.js";
 import { createRng, type Rng } from "../corpus/prng.js";
 import { lineWindow, loadTextPool, type TextPool } from "../corpus/text-pool.js";
+import { indexInTempDir } from "../lib/temp-index.js";
 import { fillerExchange } from "./filler.js";
 import { NATURAL_SESSIONS } from "./sessions.js";
 import type { NaturalSession, Question, QuestionClass, ToolTurn, Turn } from "./set.js";
@@ -204,28 +202,10 @@ export function writeNaturalSessions(agentDir: string, sessions: readonly Natura
 
 /** Writes the set into a temp dir and indexes it with the project's ingest path (a few seconds). */
 export async function buildNaturalCorpus(): Promise<NaturalCorpus> {
-	const root = mkdtempSync(join(tmpdir(), "pi-natural-eval-"));
-	try {
-		const set = writeNaturalSessions(join(root, "agent"));
-		await initFingerprints();
-		const db = await openDatabase(join(root, "index.sqlite"));
-		await applyMigrations(db, join(PROJECT_ROOT, "migrations"));
-		const syncer = new SourceSyncer(db);
-		for (const file of set.files) {
-			const r = await syncer.sync(file);
-			if (r.status !== "indexed") throw new Error(`indexing ${file}: ${r.status} ${r.error ?? ""}`);
-		}
-		return {
-			...set,
-			root,
-			db,
-			close() {
-				db.close();
-				rmSync(root, { recursive: true, force: true });
-			},
-		};
-	} catch (err) {
-		rmSync(root, { recursive: true, force: true });
-		throw err;
-	}
+	let set: WrittenSet | undefined;
+	const index = await indexInTempDir("pi-natural-eval-", (root) => {
+		set = writeNaturalSessions(join(root, "agent"));
+		return set.files;
+	});
+	return { ...(set as WrittenSet), ...index };
 }

@@ -4,15 +4,13 @@
  * Pi's own SessionManager, then indexed by the real ingest path into a real SQLite store. Deterministic: the same
  * files and scripts give the same texts (only ids and timestamps differ from run to run).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
-import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { openDatabase, type SqliteDb } from "../../src/store/db.js";
-import { applyMigrations } from "../../src/store/migrations.js";
+import type { SqliteDb } from "../../src/store/db.js";
 import { openSdkSession } from "../../test/helpers/pi-sdk.js";
+import { indexInTempDir } from "../lib/temp-index.js";
 import { backgroundSessions, EVAL_SESSIONS, type EvalSession } from "./set.js";
 
 /** Repository root (bench/ranking/../..). */
@@ -98,35 +96,14 @@ async function writeEvalSession(
 
 /** Writes the set's sessions with real Pi and indexes them into a fresh store (a few seconds). */
 export async function buildRankingCorpus(): Promise<RankingCorpus> {
-	const root = mkdtempSync(join(tmpdir(), "pi-ranking-eval-"));
-	const agentDir = join(root, "agent");
-	mkdirSync(agentDir, { recursive: true });
 	const targets = new Map<string, string>();
 	const sessionFiles: string[] = [];
-	try {
+	const index = await indexInTempDir("pi-ranking-eval-", async (root) => {
+		const agentDir = join(root, "agent");
+		mkdirSync(agentDir, { recursive: true });
 		for (const spec of [...EVAL_SESSIONS, ...backgroundSessions()])
 			sessionFiles.push(await writeEvalSession(spec, root, agentDir, targets));
-		await initFingerprints();
-		const db = await openDatabase(join(root, "index.sqlite"));
-		await applyMigrations(db, join(REPO_ROOT, "migrations"));
-		const syncer = new SourceSyncer(db);
-		for (const file of sessionFiles) {
-			const r = await syncer.sync(file);
-			if (r.status !== "indexed") throw new Error(`indexing ${file}: ${r.status} ${r.error ?? ""}`);
-		}
-		return {
-			root,
-			db,
-			cwd: join(root, "ws"),
-			targets,
-			sessionFiles,
-			close() {
-				db.close();
-				rmSync(root, { recursive: true, force: true });
-			},
-		};
-	} catch (err) {
-		rmSync(root, { recursive: true, force: true });
-		throw err;
-	}
+		return sessionFiles;
+	});
+	return { ...index, cwd: join(index.root, "ws"), targets, sessionFiles };
 }
