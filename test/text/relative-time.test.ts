@@ -4,7 +4,6 @@
  * "did you mean", the error carrying its field as data.
  */
 import { describe, expect, it } from "vitest";
-import { QueryError } from "../../src/query/errors.js";
 import { parseFilters } from "../../src/query/search/filters.js";
 import {
 	parseRelativeTime,
@@ -14,18 +13,9 @@ import {
 	TIME_VALUE_HELP,
 } from "../../src/text/relative-time.js";
 import { searchParameters } from "../../src/tools/schemas.js";
+import { rejection } from "../helpers/query-error.js";
 
 const NOW = new Date("2026-03-31T12:00:00.000Z");
-
-function rejection(fn: () => unknown): QueryError {
-	try {
-		fn();
-	} catch (err) {
-		if (err instanceof QueryError) return err;
-		throw err;
-	}
-	throw new Error("expected a QueryError");
-}
 
 describe("relative times", () => {
 	it("h, d, w and m (calendar months, the day clamped) count back from now", () => {

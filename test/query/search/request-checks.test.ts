@@ -4,12 +4,12 @@
  * terms, and 100,000 toolNames blocked the caller for seconds. Real SQLite, the corpus indexed by the real sync.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QueryError } from "../../../src/query/errors.js";
 import { readEvent } from "../../../src/query/read.js";
 import { MAX_FILTER_VALUES, parseFilters } from "../../../src/query/search/filters.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { traceEvent } from "../../../src/query/trace.js";
 import { renderSearchText } from "../../../src/tools/render-text.js";
+import { rejection } from "../../helpers/query-error.js";
 import { type Harness, openHarness } from "../harness.js";
 
 let h: Harness;
@@ -19,17 +19,6 @@ beforeAll(async () => {
 afterAll(() => h.db.close());
 
 const search = (req: Record<string, unknown>) => searchEvents(h.db, req as never, h.caller());
-
-/** The QueryError `fn` throws (a test failure when it throws none or another error). */
-function rejection(fn: () => unknown): QueryError {
-	try {
-		fn();
-	} catch (err) {
-		if (err instanceof QueryError) return err;
-		throw err;
-	}
-	throw new Error("expected a QueryError");
-}
 
 /**
  * Best of `runs` CPU times of `fn` (this process, user + system), in ms: another process on a busy machine delays a
