@@ -7,9 +7,9 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Coverage } from "./contract.js";
+import { initFingerprints } from "./files/hash.js";
 import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
-import { initFingerprints } from "./ingest/fingerprint.js";
 import { Forgotten } from "./ingest/forgotten.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
 import { REBUILD_LOCK } from "./ingest/rebuild.js";

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { applyMigrations, MIGRATIONS_DIR } from "../../src/store/migrations.js";

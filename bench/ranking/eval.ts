@@ -3,7 +3,7 @@
  * `searchEvents` (the shipped ranking) and through plain bm25 (baseline.ts), and reports recall@1, recall@5 and
  * MRR for both. `runRankingEval()` is what `npm run bench` calls; `rankingFigureRows` formats its table rows.
  */
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { searchEvents } from "../../src/query/search.js";
 import { decodedSql } from "../../src/store/column-codes.js";

@@ -3,7 +3,7 @@
  * global options, which are accepted anywhere on the line. Pure: bad input becomes a UsageError naming the problem.
  */
 import { parseArgs } from "node:util";
-import { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../query/budgets.js";
+import { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../config/budgets.js";
 import { echo } from "../query/errors.js";
 import { SEARCH_FILTERS } from "../query/search/filters.js";
 import { SESSION_FILTER_FIELDS, SESSION_LIST_LIMIT } from "../query/sessions.js";

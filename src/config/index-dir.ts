@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { PRIVATE_DIR_MODE, unsafeIndexDir } from "../store/safe-files.js";
+import { PRIVATE_DIR_MODE, unsafeIndexDir } from "../files/safe-files.js";
 
 /** Why an index directory cannot be used. */
 export type IndexDirProblem =

@@ -3,6 +3,7 @@
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
 
+import { initFingerprints } from "../files/hash.js";
 import { isBusyError, isStoreDamage, type SqliteDb, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
 import { formatLockName } from "../store/format.js";
 import { releaseFreePages } from "../store/free-pages.js";
@@ -12,7 +13,6 @@ import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
-import { initFingerprints } from "./fingerprint.js";
 import { Forgotten } from "./forgotten.js";
 import type { SyncOptions } from "./sync-source.js";
 import { writerWaiting, type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";

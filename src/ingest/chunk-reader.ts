@@ -2,9 +2,10 @@
  * Reads a file from an offset in fixed-size chunks, so memory stays bounded whatever the file size.
  * Counts bytes read, which tests use to prove that an append reads only the new bytes.
  */
+
+import { readRange } from "../files/read-range.js";
 import { NEWLINE } from "../parse/parse-chunk.js";
 import { pagedBytes } from "../runtime.js";
-import { readRange } from "./fingerprint.js";
 
 /**
  * A line at least this long is a long line: joined into pages of its own (pagedBytes), followed by full garbage

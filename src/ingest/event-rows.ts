@@ -8,9 +8,9 @@
  */
 import { RETRIEVAL_TOOL_NAMES } from "../contract.js";
 import type { ProjectedEvent, ProjectedFragment } from "../project/types.js";
-import { weightClass } from "../query/rank.js";
 import { isSharedAttributeSet } from "../store/attribute-sets.js";
 import { decodeCode, encodeCode, encodeNullableCode, encodeTimestamp, type StoredCode } from "../store/column-codes.js";
+import { weightClass } from "../store/fragment-ids.js";
 import { encodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import type { PreparedDictionary } from "../store/lz-dict.js";
 import { ownTags } from "../text/fragment-tags.js";

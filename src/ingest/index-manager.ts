@@ -5,6 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Coverage } from "../contract.js";
+import { initFingerprints } from "../files/hash.js";
 import { DriverLoadError, isStoreDamage } from "../store/db.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
@@ -22,7 +23,6 @@ import {
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
-import { initFingerprints } from "./fingerprint.js";
 import {
 	type ForgetCandidate,
 	type ForgetSelection,

@@ -6,6 +6,9 @@
  * that (a long object key, a long string JSON would reject, a marker that would reach anything but a fragment's
  * text, a line still being written), the line is read whole and parsed as any other.
  */
+
+import { lineHasher } from "../files/hash.js";
+import { readRange } from "../files/read-range.js";
 import { LongLineScanner } from "../parse/long-line.js";
 import { decodeUtf8, NEWLINE, parseLine } from "../parse/parse-chunk.js";
 import type { ParseState } from "../parse/types.js";
@@ -13,7 +16,6 @@ import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage, pagedBytes } from "../runtime.js";
 import { type ChunkReader, chunkBuffer, type LongLineStart } from "./chunk-reader.js";
-import { lineHasher, readRange } from "./fingerprint.js";
 import { fileLongValues, holdsMarker, markerBytes } from "./long-values.js";
 import type { ChunkStep } from "./read-batch.js";
 

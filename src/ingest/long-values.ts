@@ -3,10 +3,10 @@
  * decoded window by window from the session file, each window as JSON.parse would have decoded it within the line.
  */
 import { randomBytes } from "node:crypto";
+import { readRange } from "../files/read-range.js";
 import { BACKSLASH, LETTER_U, type LongValueSpan } from "../parse/long-line.js";
 import { decodeUtf8 } from "../parse/parse-chunk.js";
 import type { LongValues } from "../parse/types.js";
-import { readRange } from "./fingerprint.js";
 
 /** Bytes of a long value's JSON text decoded at a time. */
 export const VALUE_WINDOW_BYTES = 64 * 1024;

@@ -6,11 +6,11 @@
  */
 import { closeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
+import { initFingerprints } from "../files/hash.js";
 import { prepareDictionary } from "../store/lz-dict.js";
 import { setSecretRedaction } from "../text/redact.js";
 import { chunkReader, HUGE_LINE_BYTES } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";
-import { initFingerprints } from "./fingerprint.js";
 import {
 	CONTROL,
 	PREFETCH_AHEAD_BYTES,

@@ -3,6 +3,8 @@
  * until the batch budget is crossed or a hot-path writer asks for the lock. A chunk comes from the file itself or,
  * in a bulk pass, ready-made from the prefetch thread (prefetch.ts): same lines, same parse states.
  */
+
+import { LINE_HASH_BYTES, lineHash } from "../files/hash.js";
 import { DEFAULT_MAX_LINE_BYTES, initialParseState, NEWLINE, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
@@ -12,7 +14,6 @@ import type { PreparedDictionary } from "../store/lz-dict.js";
 import { CHUNK_BYTES, type ChunkReader, chunkReader, HUGE_LINE_BYTES, nextParseBuffer } from "./chunk-reader.js";
 import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
 import type { FileFacts } from "./file-facts.js";
-import { LINE_HASH_BYTES, lineHash } from "./fingerprint.js";
 import { readLongLine } from "./long-line-read.js";
 
 /** Input bytes per batch unless the caller says (bulk passes: 256 KiB, catch-up-job.ts). */

@@ -3,6 +3,7 @@
  * publish it. Readers keep answering from the old generation until the swap and then switch without a restart.
  */
 
+import { initFingerprints } from "../files/hash.js";
 import { storeErrorText } from "../store/db.js";
 import { formatLockName } from "../store/format.js";
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
@@ -16,7 +17,6 @@ import {
 	settlePass,
 	tuneForBulkWrites,
 } from "./catch-up-job.js";
-import { initFingerprints } from "./fingerprint.js";
 
 /** Why nothing can be indexed in a directory this process cannot write. */
 export const READ_ONLY_DIR = "the index directory is read-only (not writable by this user)";

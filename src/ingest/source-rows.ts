@@ -3,14 +3,14 @@
  * Every function here runs inside the caller's write transaction.
  */
 import { SEMANTIC_KINDS } from "../contract.js";
+import { SYSTEM_ROLE } from "../parse/conversation.js";
 import type { SkipReceipt } from "../parse/types.js";
-import { SYSTEM_ROLE } from "../project/conversation.js";
 import type { TreeNode, TreeStates } from "../project/types.js";
-import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN } from "../query/rank.js";
+import { type EventLine, readFragmentTexts, wholeFragmentText } from "../session-file/event-line.js";
 import { AttributeSetWriter } from "../store/attribute-sets.js";
 import { decodedSql, decodedTimestampSql, encodeCode, type StoredCode, storedSql } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/db.js";
-import { type EventLine, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
+import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN } from "../store/fragment-ids.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { LedgerTouch, readLedger, repairLedger, sealLedger } from "../store/fts-ledger.js";
 import { type TextDictionaryCache, textDictionaryOf } from "../store/text-dictionary.js";

@@ -5,13 +5,13 @@
  * parse verify compares the index with is the reference, not the code under test; a line is at most `maxLineBytes`.
  */
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { readRange } from "../files/read-range.js";
 import { DEFAULT_MAX_LINE_BYTES, initialParseState, NEWLINE, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SessionHeader } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
 import { CHUNK_BYTES, chunkReader, nextParseBuffer } from "./chunk-reader.js";
-import { readRange } from "./fingerprint.js";
 
 /**
  * Bytes read between two full garbage collections. V8 puts off collecting the chunks, decoded lines and projections

@@ -5,6 +5,7 @@
  * a hot path.
  */
 import { closeSync } from "node:fs";
+import { lineHash } from "../files/hash.js";
 import type { SessionHeader } from "../parse/types.js";
 import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
@@ -16,7 +17,6 @@ import { findStoreDamage } from "../store/store-check.js";
 import { StoreDamageError } from "../store/store-damage.js";
 import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
-import { lineHash } from "./fingerprint.js";
 import type { Forgotten } from "./forgotten.js";
 import {
 	completeBytesAfter,

@@ -7,7 +7,7 @@
  */
 import { closeSync, futimesSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { openForWriteNoFollow } from "../store/safe-files.js";
+import { openForWriteNoFollow } from "../files/safe-files.js";
 
 const INTENT_FILE = "write-intent";
 /** An announcement older than this is stale (its writer crashed or is very slow). */

@@ -3,7 +3,7 @@
  * next state out. Feeding a file in any chunk split gives the same entries and receipts as feeding it whole.
  * The rules (what is skipped, how v1 ids are derived) are written down in docs/data-model.md, "Parser".
  */
-import { SYSTEM_ROLE } from "../project/conversation.js";
+import { SYSTEM_ROLE } from "./conversation.js";
 import type { PiHeaderLine } from "./pi-lines.js";
 import { SKIP_REASONS, type SkipReason } from "./skip-reasons.js";
 import type { ParseChunkResult, ParsedEntry, ParseOptions, ParseState, SessionHeader, SkipReceipt } from "./types.js";

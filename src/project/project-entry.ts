@@ -3,13 +3,13 @@
  * Pure. Assistant reasoning (thinking blocks) and image data are never read into a fragment or attribute.
  */
 import type { SemanticKind } from "../contract.js";
+import { SYSTEM_ROLE } from "../parse/conversation.js";
 import type { PiAssistantBlock, PiEntryLine, PiEntryType, PiMessageLine, PiRole } from "../parse/pi-lines.js";
 import type { LongValues, ParsedEntry } from "../parse/types.js";
 import { storedPart } from "../store/fragment-text.js";
 import { codePointLength } from "../text/code-points.js";
 import { redactSecrets } from "../text/redact.js";
 import { pathsFromCommand } from "./command-paths.js";
-import { SYSTEM_ROLE } from "./conversation.js";
 import { pathsFromArguments, pathsFromSummaryDetails, renderToolCall } from "./render-arguments.js";
 import { PieceCursor, streamPieces, textPieces } from "./text-pieces.js";
 import { boundString, contentText, isBlank, isRecord } from "./text-utils.js";

@@ -4,8 +4,8 @@
  * branch summary covers).
  */
 import type { BranchState, SelectionState } from "../contract.js";
+import { isSystemMessage, SYSTEM_ROLE } from "../parse/conversation.js";
 import type { ParsedEntry } from "../parse/types.js";
-import { isSystemMessage, SYSTEM_ROLE } from "./conversation.js";
 import { linkIdOf } from "./project-entry.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "./types.js";
 

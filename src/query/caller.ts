@@ -1,5 +1,5 @@
 /** Who is asking: the calling Pi session, its workspace, and the budgets that bound every answer. */
-import type { Budgets } from "./budgets.js";
+import type { Budgets } from "../config/budgets.js";
 
 /** Explicit authorization overrides from the extension's configuration. */
 export interface AuthorizationConfig {

@@ -3,7 +3,7 @@
  * part of it (Pi 1.x's system messages and usage entries, src/project/conversation.ts). Such an event is still read
  * and traced when asked for by id; it is only never shown as another event's parent, child or neighbour.
  */
-import { inConversation, SYSTEM_ROLE, USAGE_ENTRY } from "../project/conversation.js";
+import { inConversation, SYSTEM_ROLE, USAGE_ENTRY } from "../parse/conversation.js";
 import { codeSql, storedSql } from "../store/column-codes.js";
 import type { QueryDb } from "./db.js";
 import { childrenOf, type EventLite, eventById } from "./rows.js";

@@ -1,7 +1,8 @@
 /** The query services: search, read, trace and session lineage over the persistent index. */
+
+export type { Budgets } from "../config/budgets.js";
+export { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../config/budgets.js";
 export { authorizedRoots, findWorkspaceRoot } from "./authorize.js";
-export type { Budgets } from "./budgets.js";
-export { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "./budgets.js";
 export type { AuthorizationConfig, CallerContext } from "./caller.js";
 export type { QueryDb } from "./db.js";
 export { QueryError } from "./errors.js";

@@ -3,6 +3,8 @@
  * fragment), branch-aware or append-order neighbours, and fork receipts. Index-only; every lookup is indexed, so
  * the cost depends on the requested window, not on the session's length.
  */
+
+import type { Budgets } from "../config/budgets.js";
 import type {
 	BranchForkReceipt,
 	EventReadRequest,
@@ -16,7 +18,6 @@ import type {
 import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { previewText, windowText } from "../text/preview.js";
 import type { AuthorizedRoots } from "./authorize.js";
-import type { Budgets } from "./budgets.js";
 import type { CallerContext } from "./caller.js";
 import { conversationalChildren, conversationalParent, IN_CONVERSATION_SQL } from "./conversation.js";
 import { all, type QueryDb } from "./db.js";

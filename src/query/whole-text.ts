@@ -3,8 +3,9 @@
  * fragment (store/fragment-text.ts); the rest of a longer one is read again from its session file
  * (store/event-line.ts, `wholeFragmentText`).
  */
+
+import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../session-file/event-line.js";
 import { decodedSql } from "../store/column-codes.js";
-import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../store/event-line.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { textDictionaryOf } from "../store/text-dictionary.js";
 import { redactSecrets } from "../text/redact.js";

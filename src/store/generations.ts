@@ -7,13 +7,13 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
+import { openForWriteNoFollow } from "../files/safe-files.js";
 import { packageVersion } from "../package-version.js";
 import { FTS_FILE_SUFFIX, openDatabase, type SqliteDb } from "./db.js";
 import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileName } from "./format.js";
 import { withExclusiveLock } from "./lock.js";
-import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { applyMigrations, MIGRATIONS_DIR } from "./migrations.js";
-import { openForWriteNoFollow } from "./safe-files.js";
 
 /** Lock taken for migration, first creation, corruption recovery and pointer swaps. */
 export const STORE_LOCK = "store";

@@ -13,8 +13,8 @@ import { mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
-import { createLogger, errorFields, type StoreLogger } from "./log.js";
-import { PRIVATE_DIR_MODE, readNoFollow, touchNoFollow, writeExclusive } from "./safe-files.js";
+import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
+import { PRIVATE_DIR_MODE, readNoFollow, touchNoFollow, writeExclusive } from "../files/safe-files.js";
 
 /**
  * The fs proper-lockfile uses: a plain object of our own. By default it takes graceful-fs and caches the mtime

@@ -5,7 +5,9 @@
  */
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { initFingerprints } from "../ingest/fingerprint.js";
+import { initFingerprints } from "../files/hash.js";
+import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
+import { PRIVATE_DIR_MODE, unsafeIndexDir } from "../files/safe-files.js";
 import {
 	DriverLoadError,
 	isBusyError,
@@ -28,9 +30,7 @@ import {
 	STORE_LOCK,
 } from "./generations.js";
 import { withExclusiveLock } from "./lock.js";
-import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { applyMigrations, MIGRATIONS_DIR, migrationState } from "./migrations.js";
-import { PRIVATE_DIR_MODE, unsafeIndexDir } from "./safe-files.js";
 
 /** Why the store is a brand-new (empty) generation, when it is. */
 export type FreshReason =

@@ -5,7 +5,7 @@
  * unpack wrong texts without an error, so it is checked when read). It never changes afterwards: every text packed
  * against it stays readable for the generation's life, so every process can cache it once per connection.
  */
-import { hashBytes } from "../ingest/fingerprint.js";
+import { hashBytes } from "../files/hash.js";
 import type { SqliteDb } from "./db.js";
 import { PackedTextError, type PreparedDictionary, prepareDictionary } from "./lz-dict.js";
 

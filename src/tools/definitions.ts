@@ -5,7 +5,7 @@
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../contract.js";
-import { errorFields } from "../store/log.js";
+import { errorFields } from "../files/log.js";
 import { PublicError, toPublicError } from "./errors.js";
 import type { CallIdentity, IndexRuntime } from "./index-runtime.js";
 import { READ_PROMPT, SEARCH_PROMPT, type ToolPrompt, TRACE_PROMPT } from "./prompts.js";

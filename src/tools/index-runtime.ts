@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Coverage } from "../contract.js";
+import { createLogger, errorFields, type LogLevel, type StoreLogger } from "../files/log.js";
 import type { CatchUpProgress } from "../ingest/catch-up.js";
 import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
 import { SHUTDOWN_BUSY_WAIT_MS } from "../ingest/index-manager.js";
@@ -13,7 +14,6 @@ import type { RebuildOutcome } from "../ingest/rebuild.js";
 import type { SyncStatus } from "../ingest/sync-source.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
 import { DriverLoadError, isStoreDamage } from "../store/db.js";
-import { createLogger, errorFields, type LogLevel, type StoreLogger } from "../store/log.js";
 import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
 import { DAMAGED_MESSAGE, PublicError, publicReason } from "./errors.js";
 

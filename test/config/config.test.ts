@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { configFilePaths, loadConfig, mergeConfigFiles, validateConfigFile } from "../../src/config/config.js";
-import { BUDGET_BOUNDS, DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 
 let tmp: string;
 let agentDir: string;

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { EXTENSION, e2eDirs, expectOk, textOf, toolResults } from "../helpers/e2e.js";

@@ -2,8 +2,9 @@
  * FTS5's bm25 of every match of `match`, each row weighted by its class's weight given as a literal, one query per
  * weight class: a reference for WEIGHTED_BM25 (rank.ts) that does not use its CASE expression.
  */
-import { ID_STRIDE, rowWeight } from "../../src/query/rank.js";
+
 import type { SqliteDb } from "../../src/store/db.js";
+import { ID_STRIDE, rowWeight } from "../../src/store/fragment-ids.js";
 
 export function classWeightedBm25(db: SqliteDb, match: string): Map<number, number> {
 	const scores = new Map<number, number>();

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type JsonlRecord, listSessionFiles, REPO_ROOT, type RunPiResult, sessionMessages } from "./pi-cli.js";

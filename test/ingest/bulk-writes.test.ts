@@ -5,10 +5,10 @@
 import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { initFingerprints } from "../../src/files/hash.js";
 import { type CatchUpOptions, type CatchUpProgress, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
 import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";

@@ -6,10 +6,10 @@
 import { mkdirSync, renameSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { searchEvents } from "../../src/query/search.js";
 import { decodeFragmentText, type StoredFragmentText, storedPart } from "../../src/store/fragment-text.js";
 import { textDictionaryOf } from "../../src/store/text-dictionary.js";

@@ -2,7 +2,7 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import xxhash from "xxhash-wasm";
-import { HASH_PIECE_BYTES, hashBytes, initFingerprints, lineHash } from "../../src/ingest/fingerprint.js";
+import { HASH_PIECE_BYTES, hashBytes, initFingerprints, lineHash } from "../../src/files/hash.js";
 import { onBun } from "../../src/runtime.js";
 
 let oneShot: (bytes: Uint8Array) => bigint;

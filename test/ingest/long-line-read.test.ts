@@ -6,10 +6,10 @@
 import { appendFileSync, closeSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initFingerprints, lineHash } from "../../src/files/hash.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
 import { type IndexedEvent, rowOf } from "../../src/ingest/event-rows.js";
 import { openRegularFile } from "../../src/ingest/file-facts.js";
-import { initFingerprints, lineHash } from "../../src/ingest/fingerprint.js";
 import { type ReadOptions, readBatch } from "../../src/ingest/read-batch.js";
 import { initialParseState, parseChunk } from "../../src/parse/parse-chunk.js";
 import type { ParseState } from "../../src/parse/types.js";

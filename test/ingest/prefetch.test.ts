@@ -6,10 +6,10 @@
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { initFingerprints } from "../../src/files/hash.js";
 import { type CatchUpOptions, catchUp } from "../../src/ingest/catch-up.js";
 import { PREFETCH_MIN_BYTES } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { Prefetch } from "../../src/ingest/prefetch.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";

@@ -7,12 +7,12 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { catchUp } from "../../src/ingest/catch-up.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { MIN_SAMPLED_PASS_BYTES } from "../../src/ingest/text-sample.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
 import type { SqliteDb } from "../../src/store/db.js";

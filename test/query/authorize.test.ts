@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import {
 	type AuthorizedRoots,
 	authorizationSql,
@@ -11,7 +12,6 @@ import {
 	isVisibleCwd,
 	isVisibleSource,
 } from "../../src/query/authorize.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { makeSnippet } from "../../src/query/snippet.js";
 import { openDatabase } from "../../src/store/db.js";

@@ -1,6 +1,6 @@
 /** Bounded work for very broad queries: a word matching more than MAX_RANKED_MATCHES fragments ranks only the newest. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { MAX_RANKED_MATCHES, searchEvents } from "../../src/query/search.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { storeWithSession, type TempStore } from "../helpers/temp-store.js";

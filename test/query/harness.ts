@@ -5,9 +5,9 @@
  */
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { type Budgets, DEFAULT_BUDGETS } from "../../src/config/budgets.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { type Budgets, DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { applyMigrations } from "../../src/store/migrations.js";

@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { readEvent } from "../../src/query/read.js";
 import { traceEvent } from "../../src/query/trace.js";
 import { renderReadText, renderTraceText } from "../../src/tools/render-text.js";

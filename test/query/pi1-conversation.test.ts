@@ -6,8 +6,8 @@
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { readEvent } from "../../src/query/read.js";
 import { traceEvent } from "../../src/query/trace.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";

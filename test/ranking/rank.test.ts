@@ -7,24 +7,26 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SEMANTIC_KINDS } from "../../src/contract.js";
 import {
-	FTS_COLUMNS,
-	ID_STRIDE,
-	kindWeight,
-	lengthFactor,
 	proximityBonus,
 	proximityTargets,
 	type RankCandidate,
 	RERANK_FRAGMENT_CHARS,
 	RERANK_LIMIT,
 	rankCandidates,
+} from "../../src/query/rank.js";
+import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
+import type { SqliteDb } from "../../src/store/db.js";
+import {
+	FTS_COLUMNS,
+	ID_STRIDE,
+	kindWeight,
+	lengthFactor,
 	rowWeight,
 	rowWeightOfId,
 	WEIGHT_CLASSES,
 	WEIGHTED_BM25,
 	weightClass,
-} from "../../src/query/rank.js";
-import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
-import type { SqliteDb } from "../../src/store/db.js";
+} from "../../src/store/fragment-ids.js";
 import { STORED_HEAD_CHARS } from "../../src/store/fragment-text.js";
 import { knownMigrations } from "../../src/store/migrations.js";
 import { classWeightedBm25 } from "../helpers/class-weighted-bm25.js";

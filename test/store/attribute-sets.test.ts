@@ -5,10 +5,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
 import { AttributeSetWriter, isSharedAttributeSet } from "../../src/store/attribute-sets.js";

@@ -6,10 +6,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { BRANCH_STATES, ENTRY_TYPES, MESSAGE_ROLES, SELECTION_STATES, SEMANTIC_KINDS } from "../../src/contract.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";

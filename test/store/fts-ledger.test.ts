@@ -6,8 +6,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { initFingerprints } from "../../src/files/hash.js";
 import { catchUp } from "../../src/ingest/catch-up.js";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { directFtsWrites, type FtsWrites } from "../../src/ingest/source-rows.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";

@@ -20,9 +20,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLogger, LOG_FILE } from "../../src/files/log.js";
 import { announceWrite, writeDone } from "../../src/ingest/write-intent.js";
 import { takeLock } from "../../src/store/lock.js";
-import { createLogger, LOG_FILE } from "../../src/store/log.js";
 import { openStore } from "../../src/store/open-store.js";
 import { cli, hasStack, hermeticEnv, makeAgentDir } from "../cli/cli-harness.js";
 

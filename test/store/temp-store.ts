@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import type { SqliteDb } from "../../src/store/db.js";
 import { createGeneration, type NewGeneration } from "../../src/store/generations.js";
 import { compileQuery } from "../../src/text/query-compiler.js";

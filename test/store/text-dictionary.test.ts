@@ -4,7 +4,7 @@
  * Two real connections to one real SQLite file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { initFingerprints } from "../../src/ingest/fingerprint.js";
+import { initFingerprints } from "../../src/files/hash.js";
 import { isStoreDamage, openDatabase, type SqliteDb } from "../../src/store/db.js";
 import { createGeneration } from "../../src/store/generations.js";
 import {

@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import type { Coverage } from "../../src/contract.js";
 import { type CatchUpResult, emptyCatchUpResult } from "../../src/ingest/catch-up.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import { readEvent } from "../../src/query/index.js";
 import { computeCoverage } from "../../src/store/source-counts.js";
 import { coverageText, retryAfterMs, roughDuration } from "../../src/text/coverage-text.js";

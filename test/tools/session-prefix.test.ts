@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
 import type { EventReadResult } from "../../src/contract.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../src/query/budgets.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent, searchEvents, traceEvent, traceSession } from "../../src/query/index.js";
 import { MIN_SESSION_PREFIX } from "../../src/query/session-prefix.js";

@@ -13,8 +13,9 @@
  * Tier 1 uses the same scoring for the form as typed (withPresenceBonus).
  */
 
+import { fragmentsInIds, ID_STRIDE, rowWeightOfId } from "../../store/fragment-ids.js";
 import { get, type QueryDb } from "../db.js";
-import { bm25Idf, fragmentsInIds, ID_STRIDE, presenceScore, rowWeightOfId } from "../rank.js";
+import { bm25Idf, presenceScore } from "../rank.js";
 import {
 	bestFirst,
 	INTEGER,

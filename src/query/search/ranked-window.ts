@@ -3,8 +3,8 @@
  * index, ranked by weighted bm25 (rank.ts) — computed with as little of FTS5's work as gives the same order.
  */
 
+import { fragmentsInIds, ID_STRIDE, WEIGHTED_BM25 } from "../../store/fragment-ids.js";
 import { allViaJson, get, type QueryDb } from "../db.js";
-import { fragmentsInIds, ID_STRIDE, WEIGHTED_BM25 } from "../rank.js";
 import type { SearchPlan } from "./request.js";
 
 /**

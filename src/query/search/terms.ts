@@ -6,13 +6,13 @@
  * token is double-quoted, so no expression built here can be an FTS5 syntax error.
  */
 
+import { textColumns } from "../../store/fragment-ids.js";
 import { looksLikeTag } from "../../text/fragment-tags.js";
 import { analyzeQuery, type QueryTerm, type QuestionAsks } from "../../text/natural-query.js";
 import type { AskedKind } from "../../text/request-words.js";
 import { hasCjk } from "../../text/search-text.js";
 import { foldToken } from "../../text/term-presence.js";
 import { invalid } from "../errors.js";
-import { textColumns } from "../rank.js";
 
 /** One term or quoted phrase of the query. */
 export interface SearchTerm {

@@ -11,11 +11,11 @@
  * recall@5 against 75.3 % for plain bm25-OR (82.9 % without the context). Phrases are required in every query.
  */
 
+import { fragmentsInIds } from "../../store/fragment-ids.js";
 import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
 import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
-import { fragmentsInIds } from "../rank.js";
 import { statesAnswer } from "./answer-type.js";
 import { type CandidateRow, findCandidates } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey } from "./coalesce.js";

@@ -7,8 +7,8 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { initFingerprints } from "../../../src/files/hash.js";
 import { runCatchUpJob } from "../../../src/ingest/catch-up-job.js";
-import { initFingerprints } from "../../../src/ingest/fingerprint.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { openStore } from "../../../src/store/open-store.js";
 

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../../helpers/temp-store.js";

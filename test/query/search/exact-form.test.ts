@@ -5,8 +5,8 @@
  * of the ranked window must keep that order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchRequest } from "../../../src/contract.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { MAX_RANKED_MATCHES, searchEvents } from "../../../src/query/search.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";

@@ -7,9 +7,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchRequest } from "../../../src/contract.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { CallerContext } from "../../../src/query/caller.js";
 import { SEARCH_FILTERS } from "../../../src/query/search/filters.js";
 import { MAX_RANKED_MATCHES, searchEvents } from "../../../src/query/search.js";

@@ -6,8 +6,8 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { type TempStore, tempStore } from "../../helpers/temp-store.js";
 

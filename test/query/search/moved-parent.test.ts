@@ -8,8 +8,8 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { traceSession } from "../../../src/query/lineage.js";
 import { readEvent } from "../../../src/query/read.js";

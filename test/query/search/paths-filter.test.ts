@@ -6,9 +6,9 @@
 import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchRequest } from "../../../src/contract.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { CallerContext } from "../../../src/query/caller.js";
 import { readEvent } from "../../../src/query/read.js";
 import { searchEvents } from "../../../src/query/search.js";

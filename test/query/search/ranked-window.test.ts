@@ -4,8 +4,8 @@
  * the order of the weighted bm25 of the whole expression.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchRequest } from "../../../src/contract.js";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { findCandidates } from "../../../src/query/search/candidates.js";
 import { matchExpression } from "../../../src/query/search/ranked-window.js";

@@ -4,7 +4,7 @@
  * empty while some term matches.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { renderSearchText } from "../../../src/tools/render-text.js";
 import { lineFactory } from "../../helpers/session-lines.js";

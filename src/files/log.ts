@@ -5,7 +5,7 @@
  */
 import { lstatSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { appendNoFollow } from "./safe-files.js";
+import { appendNoFollow } from "../files/safe-files.js";
 
 /** File name of the store log inside the store directory. */
 export const LOG_FILE = "event-index.log";

@@ -5,11 +5,12 @@
  * "unavailable", never another text.
  */
 import { closeSync, openSync } from "node:fs";
-import { lineHash, readRange } from "../ingest/fingerprint.js";
+import { lineHash } from "../files/hash.js";
+import { readRange } from "../files/read-range.js";
 import { CR, decodeUtf8, NEWLINE } from "../parse/parse-chunk.js";
 import { projectEntry } from "../project/project-entry.js";
+import { isWholeText } from "../store/fragment-text.js";
 import { codePointLength } from "../text/code-points.js";
-import { isWholeText } from "./fragment-text.js";
 
 /** Where an indexed event's line lies, as the index recorded it. */
 export interface EventLine {
