@@ -375,3 +375,17 @@ export interface SessionLineage {
 
 /** The one public failure for missing and unauthorized targets alike. */
 export const NOT_FOUND_MESSAGE = "No such event in the sessions this workspace may read.";
+
+/** Progress of one catch-up pass, reported after every file. */
+export interface CatchUpProgress {
+	total: number;
+	done: number;
+	indexed: number;
+	failed: number;
+	removed: number;
+	bytesRead: number;
+	entriesAdded: number;
+	/** Older events whose tree states changed (their FTS rows were tokenized again). */
+	statesChanged: number;
+	elapsedMs: number;
+}

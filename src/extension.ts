@@ -6,8 +6,8 @@
  * Pi recreates this instance on /new, /resume, /fork, /clone and /reload, so all state lives in this closure.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { CatchUpProgress } from "./ingest/catch-up.js";
-import { AgentRuns } from "./tools/agent-runs.js";
+import type { CatchUpProgress } from "./contract.js";
+import { AgentRuns } from "./extension/agent-runs.js";
 import {
 	COMMAND_NAME,
 	COMMAND_USAGE,
@@ -15,9 +15,9 @@ import {
 	progressText,
 	runCommand,
 	STATUS_KEY,
-} from "./tools/command.js";
+} from "./extension/command.js";
+import { IndexRuntime } from "./extension/index-runtime.js";
 import { readTool, searchTool, traceTool } from "./tools/definitions.js";
-import { IndexRuntime } from "./tools/index-runtime.js";
 
 /** Footer updates at most this often during catch-up. */
 const PROGRESS_INTERVAL_MS = 250;

@@ -6,9 +6,10 @@
  */
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { CatchUpThreads } from "./config/threads.js";
 import type { Coverage } from "./contract.js";
 import { initFingerprints } from "./files/hash.js";
-import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK, type CatchUpThreads } from "./ingest/catch-up-job.js";
+import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { Forgotten } from "./ingest/forgotten.js";
 import { IndexUnavailableError } from "./ingest/index-manager.js";
@@ -22,11 +23,13 @@ import { heldByLiveProcess, type LockHolderInfo, lockHolderInfo } from "./store/
 import { openStore, type Store } from "./store/open-store.js";
 import { computeCoverage } from "./store/source-counts.js";
 
-export type { CatchUpProgress, CatchUpResult } from "./ingest/catch-up.js";
+export type { CatchUpProgress } from "./contract.js";
+export type { CatchUpResult } from "./ingest/catch-up.js";
 export { type ForgetCandidate, ForgetError, type ForgetSelection } from "./ingest/forget.js";
 export type { Tombstone } from "./ingest/forgotten.js";
 export type { Difference, VerifyReport } from "./ingest/verify.js";
-export { chosenDriver, DriverLoadError, type SqliteDriverName } from "./store/db.js";
+export { chosenDriver } from "./store/db.js";
+export { DriverLoadError, type SqliteDriverName } from "./store/driver.js";
 export type { LockHolderInfo } from "./store/lock.js";
 
 /**

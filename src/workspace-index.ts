@@ -13,7 +13,7 @@ import {
 	sessionRoots,
 	subdirectories,
 } from "./config/pi-paths.js";
-import type { CatchUpThreads } from "./ingest/catch-up-job.js";
+import type { CatchUpThreads } from "./config/threads.js";
 import type { DiscoveryRoot } from "./ingest/discover.js";
 import { IndexManager } from "./ingest/index-manager.js";
 import { findWorkspaceRoot } from "./query/authorize.js";
@@ -21,8 +21,17 @@ import type { CallerContext } from "./query/caller.js";
 import { setSecretRedaction } from "./text/redact.js";
 
 export { IndexDirError } from "./config/index-dir.js";
+// What the extension's runtime sees of the index besides the manager: the outcomes it reports and the errors it
+// tells apart (the runtime never imports ingest/ or store/: .dependency-cruiser.cjs).
+export type { CatchUpResult } from "./ingest/catch-up.js";
+export type { CatchUpOutcome } from "./ingest/catch-up-job.js";
 export type { DiscoveryRoot } from "./ingest/discover.js";
-export { IndexManager, IndexUnavailableError } from "./ingest/index-manager.js";
+export { ForgetError } from "./ingest/forget.js";
+export { IndexManager, IndexUnavailableError, SHUTDOWN_BUSY_WAIT_MS } from "./ingest/index-manager.js";
+export type { RebuildOutcome } from "./ingest/rebuild.js";
+export type { SyncStatus } from "./ingest/sync-source.js";
+export { DISK_FULL_REASON, isBusyCode, isDiskFull, isStoreDamage, sqliteErrorCode } from "./store/db.js";
+export { DriverLoadError } from "./store/driver.js";
 
 export interface WorkspaceIndexOptions {
 	cwd: string;

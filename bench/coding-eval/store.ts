@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { initialParseState, parseChunk } from "../../src/parse/parse-chunk.js";
 import { projectEntry } from "../../src/project/project-entry.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { indexInTempDir } from "../lib/temp-index.js";
 import type { CorpusIndex, CorpusSession } from "./convert.js";
 

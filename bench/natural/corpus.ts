@@ -7,7 +7,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { encodeCwd, PROJECT_ROOT, uuidV7 } from "../corpus/generate.js";
 import { createRng, type Rng } from "../corpus/prng.js";
 import { lineWindow, loadTextPool, type TextPool } from "../corpus/text-pool.js";

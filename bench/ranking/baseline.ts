@@ -3,7 +3,7 @@
  * 500 best fragments by bm25, coalesced per event in that order (ties: newer, session id, file order).
  */
 
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { compileQuery } from "../../src/text/query-compiler.js";
 
 interface Row {

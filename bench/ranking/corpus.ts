@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { openSdkSession } from "../../test/helpers/pi-sdk.js";
 import { indexInTempDir } from "../lib/temp-index.js";
 import { backgroundSessions, EVAL_SESSIONS, type EvalSession } from "./set.js";

@@ -7,10 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "../ingest/catch-up-job.js";
 import { escapeValue } from "../text/safe-text.js";
 import { BUDGET_BOUNDS, type Budgets, DEFAULT_BUDGETS } from "./budgets.js";
 import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";
+import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "./threads.js";
 
 /** Environment variable that moves the index directory; wins over both config files. */
 export const ENV_INDEX_DIR = "PI_EVENT_INDEX_DIR";

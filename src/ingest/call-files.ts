@@ -5,7 +5,7 @@
  * CALL_REACH entries before it, the same answer whichever batch the call was written in.
  */
 import { codeSql } from "../store/column-codes.js";
-import type { SqliteDb } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 
 /** Entries before a result its call is looked for among (Pi writes results right after their assistant turn). */
 export const CALL_REACH = 1_000;

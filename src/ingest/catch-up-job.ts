@@ -3,15 +3,18 @@
  * open the store, run the pass, release everything. Runs inside the worker thread, or in-process for the CLI.
  */
 
+import type { CatchUpThreads } from "../config/threads.js";
+import type { CatchUpProgress } from "../contract.js";
 import { initFingerprints } from "../files/hash.js";
-import { isBusyError, isStoreDamage, type SqliteDb, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
+import { isBusyError, isStoreDamage, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import { formatLockName } from "../store/format.js";
 import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
-import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
+import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { Forgotten } from "./forgotten.js";
 import type { SyncOptions } from "./sync-source.js";
@@ -34,23 +37,6 @@ export interface CatchUpJob {
 	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
 	excludeWorkspaces?: string[];
 }
-
-/**
- * Threads of a bulk pass: 1 (one thread reads and writes) or 2 (a prefetch thread reads, parses, projects and
- * compresses new files while the first writes: prefetch.ts). Two make a cold build about a third faster and its
- * process about 30 MiB larger while it runs (docs/benchmarks.md, "Where the time goes").
- */
-export type CatchUpThreads = 1 | 2;
-
-export function isCatchUpThreads(value: unknown): value is CatchUpThreads {
-	return value === 1 || value === 2;
-}
-
-/**
- * Pi's background catch-up runs beside the user's session on a machine that may have two cores: one thread, the
- * smaller footprint (configurable: docs/configuration.md, `catchUp.threads`).
- */
-export const BACKGROUND_THREADS: CatchUpThreads = 1;
 
 export type CatchUpOutcome =
 	/** `recovered`: the store was found damaged, moved aside, and this pass rebuilt it from the session files. */

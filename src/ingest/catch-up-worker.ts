@@ -15,7 +15,7 @@ export interface WorkerJob extends CatchUpJob {
 export type WorkerMessage =
 	/** Every module of the worker loaded (sent first). */
 	| { type: "ready" }
-	| { type: "progress"; progress: import("./catch-up.js").CatchUpProgress }
+	| { type: "progress"; progress: import("../contract.js").CatchUpProgress }
 	| {
 			type: "outcome";
 			outcome: import("./catch-up-job.js").CatchUpOutcome | import("./rebuild.js").RebuildOutcome;
@@ -33,7 +33,7 @@ const job = workerData as WorkerJob;
 setSecretRedaction(job.redactSecrets !== false);
 const hooks = {
 	shouldStop: () => stopping,
-	onProgress: (progress: import("./catch-up.js").CatchUpProgress) =>
+	onProgress: (progress: import("../contract.js").CatchUpProgress) =>
 		parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
 };
 const outcome = job.mode === "rebuild" ? await rebuildStore(job, hooks) : await runCatchUpJob(job, hooks);

@@ -3,8 +3,9 @@
  * newest first) in small transactions, and drop the rows of files that are gone. Runs only in the process that
  * holds the catch-up lock (see catch-up-worker.ts); this module is the lock-free core.
  */
+import type { CatchUpProgress } from "../contract.js";
 import { collectGarbage } from "../runtime.js";
-import type { SqliteDb } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import { repairTorn } from "../store/fts-ledger.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
 import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
@@ -17,20 +18,6 @@ import { type ReadLimits, readLimits } from "./read-batch.js";
 import { planTreeStates, type StatePlan } from "./state-plan.js";
 import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 import { passDictionary } from "./text-sample.js";
-
-/** Progress of one catch-up pass, reported after every file. */
-export interface CatchUpProgress {
-	total: number;
-	done: number;
-	indexed: number;
-	failed: number;
-	removed: number;
-	bytesRead: number;
-	entriesAdded: number;
-	/** Older events whose tree states changed (their FTS rows were tokenized again). */
-	statesChanged: number;
-	elapsedMs: number;
-}
 
 export interface CatchUpOptions {
 	roots: DiscoveryRoot[];

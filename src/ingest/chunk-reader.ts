@@ -5,6 +5,8 @@
 
 import { readRange } from "../files/read-range.js";
 import { NEWLINE } from "../parse/parse-chunk.js";
+import type { ParseState, SkipReceipt } from "../parse/types.js";
+import type { ProjectedEvent } from "../project/types.js";
 import { pagedBytes } from "../runtime.js";
 
 /**
@@ -117,4 +119,17 @@ function joinAll(parts: readonly Uint8Array[], size: number): Uint8Array {
 		at += p.length;
 	}
 	return out;
+}
+
+/** One parsed chunk of a file, as the prefetch thread makes it and a batch would have read it. */
+export interface ChunkStep {
+	events: ProjectedEvent[];
+	receipts: SkipReceipt[];
+	hashes: Map<number, Uint8Array>;
+	sessionName: string | null | undefined;
+	state: ParseState;
+	/** What is left of the buffer after the last complete line. */
+	pending: Uint8Array;
+	/** A line of at least HUGE_LINE_BYTES was read. */
+	huge: boolean;
 }

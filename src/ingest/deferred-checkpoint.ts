@@ -7,7 +7,8 @@
  * (a bulk writer that is active checkpoints on its own). journal_size_limit then keeps the file small.
  */
 import { statSync } from "node:fs";
-import { type SqliteDb, storeFiles } from "../store/db.js";
+import { storeFiles } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 
 /** Pragmas for the hot-path connection: no checkpoint inside its commits. */
 export const HOT_PATH_PRAGMAS = ["wal_autocheckpoint = 0"];

@@ -5,7 +5,7 @@
  */
 
 import { decodedTimestampSql } from "../store/column-codes.js";
-import type { SqliteDb } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import { readTombstones, type Tombstone } from "./forgotten.js";
 
 /** Which sessions to forget: one id (or unique prefix), or every session of a workspace and/or idle since a time. */

@@ -7,7 +7,8 @@
  * file").
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
-import { attachFtsFile, detachFtsFile, ftsFilePath, type SqliteDb } from "../store/db.js";
+import { attachFtsFile, detachFtsFile, ftsFilePath } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import {
 	FTS_CONTROL,
 	FTS_CONTROL_SLOTS,

@@ -10,7 +10,7 @@
  * Batches run without savepoints (see SyncOptions.inTransaction); when one fails, the whole group is rolled back
  * and its files are synced again with a transaction per batch, where a failure is recorded on its own source.
  */
-import type { SqliteDb } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 
 /** What runs with each group transaction: first thing after it opens, last thing before it commits, after a rollback. */
 export interface GroupHooks {

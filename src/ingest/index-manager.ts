@@ -4,22 +4,16 @@
  * the catch-up lock), report coverage, and release everything on close.
  */
 import { Worker } from "node:worker_threads";
-import type { Coverage } from "../contract.js";
+import { BACKGROUND_THREADS, type CatchUpThreads } from "../config/threads.js";
+import type { CatchUpProgress, Coverage } from "../contract.js";
 import { initFingerprints } from "../files/hash.js";
-import { DriverLoadError, isStoreDamage } from "../store/db.js";
+import { isStoreDamage } from "../store/db.js";
+import { DriverLoadError } from "../store/driver.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import { secretRedactionOn } from "../text/redact.js";
-import type { CatchUpProgress } from "./catch-up.js";
-import {
-	BACKGROUND_THREADS,
-	CATCH_UP_LOCK,
-	type CatchUpJob,
-	type CatchUpOutcome,
-	type CatchUpThreads,
-	runCatchUpJob,
-} from "./catch-up-job.js";
+import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";

@@ -15,9 +15,9 @@ import type { ParseState } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage, pagedBytes } from "../runtime.js";
+import type { ChunkStep } from "./chunk-reader.js";
 import { type ChunkReader, chunkBuffer, type LongLineStart } from "./chunk-reader.js";
 import { fileLongValues, holdsMarker, markerBytes } from "./long-values.js";
-import type { ChunkStep } from "./read-batch.js";
 
 const EMPTY = new Uint8Array(0);
 

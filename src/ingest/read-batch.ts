@@ -11,7 +11,14 @@ import { projectEntry } from "../project/project-entry.js";
 import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
 import type { PreparedDictionary } from "../store/lz-dict.js";
-import { CHUNK_BYTES, type ChunkReader, chunkReader, HUGE_LINE_BYTES, nextParseBuffer } from "./chunk-reader.js";
+import {
+	CHUNK_BYTES,
+	type ChunkReader,
+	type ChunkStep,
+	chunkReader,
+	HUGE_LINE_BYTES,
+	nextParseBuffer,
+} from "./chunk-reader.js";
 import { type EventRow, eventRow, type IndexedEvent } from "./event-rows.js";
 import type { FileFacts } from "./file-facts.js";
 import { readLongLine } from "./long-line-read.js";
@@ -53,19 +60,6 @@ export interface PreparedChunk {
 export interface PreparedChunks {
 	/** The chunk of the file at `path` (with these facts) that starts at `offset`, or undefined: read it here. */
 	take(path: string, file: FileFacts, offset: number): PreparedChunk | undefined;
-}
-
-/** One parsed chunk of a file, as the prefetch thread makes it and a batch would have read it. */
-export interface ChunkStep {
-	events: ProjectedEvent[];
-	receipts: SkipReceipt[];
-	hashes: Map<number, Uint8Array>;
-	sessionName: string | null | undefined;
-	state: ParseState;
-	/** What is left of the buffer after the last complete line. */
-	pending: Uint8Array;
-	/** A line of at least HUGE_LINE_BYTES was read. */
-	huge: boolean;
 }
 
 /** What one batch read from a file: its chunks' steps together, and how far it read. */

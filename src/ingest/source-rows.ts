@@ -9,7 +9,7 @@ import type { TreeNode, TreeStates } from "../project/types.js";
 import { type EventLine, readFragmentTexts, wholeFragmentText } from "../session-file/event-line.js";
 import { AttributeSetWriter } from "../store/attribute-sets.js";
 import { decodedSql, decodedTimestampSql, encodeCode, type StoredCode, storedSql } from "../store/column-codes.js";
-import type { SqliteDb } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import { BODY_COLUMN, ID_STRIDE, TAGS_COLUMN } from "../store/fragment-ids.js";
 import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { LedgerTouch, readLedger, repairLedger, sealLedger } from "../store/fts-ledger.js";

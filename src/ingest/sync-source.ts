@@ -17,7 +17,8 @@ import { computeTreeStates, extendsLeaf, leafExtensionStates, treeNodeOf } from 
 import type { TreeNode, TreeStates } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
 import { encodeCode } from "../store/column-codes.js";
-import { isBusyError, isDiskFull, isStoreDamage, type SqliteDb, withBusyTimeout } from "../store/db.js";
+import { isBusyError, isDiskFull, isStoreDamage, withBusyTimeout } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import { eventNode, type IndexedEvent } from "./event-rows.js";
 import { type FileFacts, matchesCheckpoint, openRegularFile, statRegularFile } from "./file-facts.js";
 import { fingerprintRanges, hashRange } from "./fingerprint.js";

@@ -5,7 +5,7 @@
  * (its texts are packed alone) until a larger pass samples it.
  */
 import { closeSync } from "node:fs";
-import type { SqliteDb } from "../store/db.js";
+import type { SqliteDb } from "../store/driver.js";
 import { storeTextDictionary, textDictionaryOf, trainTextDictionary } from "../store/text-dictionary.js";
 import { chunkReader } from "./chunk-reader.js";
 import { openRegularFile } from "./file-facts.js";

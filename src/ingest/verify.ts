@@ -11,11 +11,13 @@ import { computeTreeStates, treeNodeOf } from "../project/tree-states.js";
 import type { ProjectedEvent, TreeNode, TreeStates } from "../project/types.js";
 import { decodedAttributesSql } from "../store/attribute-sets.js";
 import { decodedSql } from "../store/column-codes.js";
-import { isStoreDamage, type SqliteDb, type SqliteStatement, sqliteErrorCode } from "../store/db.js";
-import { decodeFragmentText, type StoredFragmentText, storedPart } from "../store/fragment-text.js";
+import { isStoreDamage, sqliteErrorCode } from "../store/db.js";
+import type { SqliteDb, SqliteStatement } from "../store/driver.js";
+import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-text.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { StoreDamageError } from "../store/store-damage.js";
 import { type DictionaryLookup, textDictionaryOf } from "../store/text-dictionary.js";
+import { storedPart } from "../text/stored-head.js";
 import { type DiscoveredFile, type DiscoveryRoot, discoverFiles } from "./discover.js";
 import type { Forgotten } from "./forgotten.js";
 import {

@@ -9,7 +9,7 @@
  * the bounded candidates even when thousands of long tool outputs match. Proximity needs the
  * text, so only the first `RERANK_LIMIT` candidates get it, `RERANK_FRAGMENT_CHARS` each.
  */
-import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
+import { STORED_HEAD_CHARS } from "../text/stored-head.js";
 import { proximitySlack } from "./rank-proximity.js";
 
 /** One matched fragment as ranking sees it. */

@@ -15,8 +15,8 @@ import type {
 	NeighborEvent,
 	ParentCycle,
 } from "../contract.js";
-import { STORED_HEAD_CHARS } from "../store/fragment-text.js";
 import { previewText, windowText } from "../text/preview.js";
+import { STORED_HEAD_CHARS } from "../text/stored-head.js";
 import type { AuthorizedRoots } from "./authorize.js";
 import type { CallerContext } from "./caller.js";
 import { conversationalChildren, conversationalParent, IN_CONVERSATION_SQL } from "./conversation.js";

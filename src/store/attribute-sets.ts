@@ -7,7 +7,7 @@
  * This module is the only one that writes the column (`AttributeSetWriter`) and says how to read it
  * (`decodedAttributesSql`).
  */
-import type { SqliteDb } from "./db.js";
+import type { SqliteDb } from "./driver.js";
 
 /** Keys whose values are this event's own (a free text or a count): an object holding one is stored inline. */
 const PER_EVENT_KEYS: ReadonlySet<string> = new Set(["label", "errorMessage", "tokensBefore"]);

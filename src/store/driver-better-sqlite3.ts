@@ -4,7 +4,13 @@
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
-import { DriverLoadError, type DriverOpenRequest, type OpenDriver, type SqliteDb, type SqliteStatement } from "./db.js";
+import {
+	DriverLoadError,
+	type DriverOpenRequest,
+	type OpenDriver,
+	type SqliteDb,
+	type SqliteStatement,
+} from "./driver.js";
 
 /** The package's own folder, where `npm rebuild` / `npm install` must run (this file is dist/store/ in it). */
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");

@@ -11,7 +11,7 @@
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement } from "./db.js";
+import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement } from "./driver.js";
 
 /** The part of a bun:sqlite statement we use. */
 interface BunStatement {

@@ -11,7 +11,7 @@
  * - loading the module prints an ExperimentalWarning, which would land in Pi's terminal: that one warning is dropped.
  */
 import { pathToFileURL } from "node:url";
-import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement } from "./db.js";
+import type { DriverOpenRequest, OpenDriver, SqliteDb, SqliteRunResult, SqliteStatement } from "./driver.js";
 import { sqliteResultName } from "./result-codes.js";
 
 /** The part of a node:sqlite statement we use. */

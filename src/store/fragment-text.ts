@@ -11,6 +11,7 @@
  * Trade and numbers: docs/store.md, "Fragment text".
  */
 import { codePointLength, sliceCodePoints } from "../text/code-points.js";
+import { STORED_HEAD_CHARS, storedPart } from "../text/stored-head.js";
 import {
 	PackedTextError,
 	type PackWorth,
@@ -46,18 +47,6 @@ function emptyDictionary(): PreparedDictionary {
 }
 
 const decoder = new TextDecoder("utf-8");
-
-/**
- * Code points of a fragment's text kept in the index. Proximity ranking and search context read no more than this
- * (rank.ts RERANK_FRAGMENT_CHARS, context.ts, answer-type.ts): measured on the ranking and natural-question sets,
- * proximity over the first 1,000 code points ranks exactly as over the first 2,000 and 32,000 (docs/store.md).
- */
-export const STORED_HEAD_CHARS = 1_000;
-
-/** The part of `text` the index keeps: the whole text, or its first STORED_HEAD_CHARS code points. */
-export function storedPart(text: string): string {
-	return text.length <= STORED_HEAD_CHARS ? text : sliceCodePoints(text, 0, STORED_HEAD_CHARS);
-}
 
 /** True when `decoded` (a decoded stored value) is the whole text of a fragment of `charCount` code points. */
 export function isWholeText(decoded: string, charCount: number): boolean {

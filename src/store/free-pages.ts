@@ -5,7 +5,7 @@
  * (docs/store.md, "Free pages"). Store files are created with `auto_vacuum = INCREMENTAL` (db.ts, `create`), so
  * `PRAGMA incremental_vacuum` can move the last pages into the free ones and truncate the file.
  */
-import type { SqliteDb } from "./db.js";
+import type { SqliteDb } from "./driver.js";
 
 /**
  * Pages given back per transaction: each step moves up to this many pages (≈ 10 ms for 1,000), so a hot-path writer

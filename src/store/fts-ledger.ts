@@ -13,7 +13,8 @@
  * two-thread pass's full-text thread compares the counts at each commit instead (fts-thread.ts). So at most one
  * transaction is ever torn.
  */
-import { FTS_SCHEMA, type SqliteDb, type SqliteStatement } from "./db.js";
+import { FTS_SCHEMA } from "./db.js";
+import type { SqliteDb, SqliteStatement } from "./driver.js";
 
 /** What one transaction wrote to the ledger of one file. */
 export interface LedgerEntry {

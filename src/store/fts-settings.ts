@@ -2,7 +2,7 @@
  * FTS5's write settings, chosen by each bulk pass (docs/store.md, "FTS5's merges"). FTS5 keeps them in its
  * `_config` table, so one connection sets them for every connection of the store until the next pass sets its own.
  */
-import type { SqliteDb } from "./db.js";
+import type { SqliteDb } from "./driver.js";
 
 /** How FTS5 writes: its `hashsize` and `automerge` options. */
 export interface FtsWriteSettings {

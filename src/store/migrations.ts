@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { SqliteDb } from "./db.js";
+import type { SqliteDb } from "./driver.js";
 
 /** The shipped migrations folder (package `files` includes it), resolved from this module. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url));

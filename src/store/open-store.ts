@@ -9,15 +9,14 @@ import { initFingerprints } from "../files/hash.js";
 import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
 import { PRIVATE_DIR_MODE, unsafeIndexDir } from "../files/safe-files.js";
 import {
-	DriverLoadError,
 	isBusyError,
 	isCorruptionError,
 	openDatabase,
-	type SqliteDb,
 	sqliteErrorCode,
 	storeErrorText,
 	withBusyTimeout,
 } from "./db.js";
+import { DriverLoadError, type SqliteDb } from "./driver.js";
 import { INDEX_FORMAT, pointerFileName } from "./format.js";
 import { repairTorn } from "./fts-ledger.js";
 import {

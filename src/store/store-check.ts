@@ -5,7 +5,8 @@
  * (docs/lifecycle.md, "Damage nobody touched"). Pi's own catch-up does not: it would read the whole store (0.6 s of
  * CPU and 438 MiB of pages on the 1 GB corpora) at every start.
  */
-import { type SqliteDb, STORE_SCHEMAS } from "./db.js";
+import { STORE_SCHEMAS } from "./db.js";
+import type { SqliteDb } from "./driver.js";
 import { StoreDamageError } from "./store-damage.js";
 
 /** What a check reads besides the b-trees. */

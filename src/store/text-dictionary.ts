@@ -6,7 +6,7 @@
  * against it stays readable for the generation's life, so every process can cache it once per connection.
  */
 import { hashBytes } from "../files/hash.js";
-import type { SqliteDb } from "./db.js";
+import type { SqliteDb } from "./driver.js";
 import { PackedTextError, type PreparedDictionary, prepareDictionary } from "./lz-dict.js";
 
 /** The `meta` key of the dictionary. */

@@ -3,8 +3,7 @@
  * computed with the counts (src/store/source-counts.ts), and when it is partial, what that means and roughly when
  * to try again. Pure.
  */
-import type { Coverage } from "../contract.js";
-import type { CatchUpProgress } from "../ingest/catch-up.js";
+import type { CatchUpProgress, Coverage } from "../contract.js";
 
 /**
  * Files a catch-up indexes per second when nothing better is known (another process is indexing, or this one has

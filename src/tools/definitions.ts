@@ -5,9 +5,9 @@
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../contract.js";
+import type { CallIdentity, IndexRuntime } from "../extension/index-runtime.js";
+import { PublicError, toPublicError } from "../extension/public-errors.js";
 import { errorFields } from "../files/log.js";
-import { PublicError, toPublicError } from "./errors.js";
-import type { CallIdentity, IndexRuntime } from "./index-runtime.js";
 import { READ_PROMPT, SEARCH_PROMPT, type ToolPrompt, TRACE_PROMPT } from "./prompts.js";
 import { renderReadText, renderSearchText, renderTraceText } from "./render-text.js";
 import {

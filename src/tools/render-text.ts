@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import type {
+	CatchUpProgress,
 	EventMetadata,
 	EventReadResult,
 	EventSearchHit,
@@ -15,7 +16,6 @@ import type {
 	TraceEdge,
 	TraceNode,
 } from "../contract.js";
-import type { CatchUpProgress } from "../ingest/catch-up.js";
 import { clipText } from "../query/errors.js";
 import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../src/cli/args.js";
 import { formatBytes, formatDuration, oneLine, snippetLine } from "../../src/cli/format.js";
 import { createProgress, renderBar, renderLine } from "../../src/cli/progress.js";
-import type { CatchUpProgress } from "../../src/ingest/catch-up.js";
+import type { CatchUpProgress } from "../../src/contract.js";
 
 describe("parseCommandLine", () => {
 	it("takes global options anywhere and collects repeatable options in order", () => {

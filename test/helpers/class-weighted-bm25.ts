@@ -3,7 +3,7 @@
  * weight class: a reference for WEIGHTED_BM25 (rank.ts) that does not use its CASE expression.
  */
 
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { ID_STRIDE, rowWeight } from "../../src/store/fragment-ids.js";
 
 export function classWeightedBm25(db: SqliteDb, match: string): Map<number, number> {

@@ -6,7 +6,8 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { initFingerprints } from "../../src/files/hash.js";
-import { type CatchUpThreads, runCatchUpJob } from "../../src/ingest/catch-up-job.js";
+import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
+import { type CatchUpThreads } from "../../src/config/threads.js";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { lineFactory } from "./session-lines.js";

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
-import { openDatabase, type SqliteDb } from "../../src/store/db.js";
+import { openDatabase } from "../../src/store/db.js";
+import { type SqliteDb } from "../../src/store/driver.js";
 import { applyMigrations, MIGRATIONS_DIR } from "../../src/store/migrations.js";
 
 export interface TempStore {

@@ -6,7 +6,8 @@ import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFile
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { initFingerprints } from "../../src/files/hash.js";
-import { type CatchUpOptions, type CatchUpProgress, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
+import { type CatchUpOptions, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
+import { type CatchUpProgress } from "../../src/contract.js";
 import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";

@@ -11,7 +11,7 @@ import { HOT_PATH_BUSY_WAIT_MS, IndexManager } from "../../src/ingest/index-mana
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { searchEvents } from "../../src/query/index.js";
 import { readPointer } from "../../src/store/generations.js";
-import { CALLER_BEHIND, IndexRuntime } from "../../src/tools/index-runtime.js";
+import { CALLER_BEHIND, IndexRuntime } from "../../src/extension/index-runtime.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
 import { CURRENT_RUNTIME, startScript } from "../helpers/runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";

@@ -14,7 +14,7 @@ import { IndexManager } from "../../src/ingest/index-manager.js";
 import { Prefetch } from "../../src/ingest/prefetch.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { loadTextDictionary } from "../../src/store/text-dictionary.js";
 import { waitFor } from "../helpers/children.js";

@@ -14,7 +14,7 @@ import { verifyIndex } from "../../src/ingest/verify.js";
 import { projectEntry } from "../../src/project/project-entry.js";
 import { computeTreeStates, treeNodeOf } from "../../src/project/tree-states.js";
 import { decodedSql } from "../../src/store/column-codes.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { FIXTURE_DIR, listFixtures, parseWhole } from "../parse/helpers.js";
 import { tempGeneration } from "../store/temp-store.js";

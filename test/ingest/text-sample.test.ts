@@ -15,7 +15,7 @@ import { MIN_SAMPLED_PASS_BYTES } from "../../src/ingest/text-sample.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { loadTextDictionary } from "../../src/store/text-dictionary.js";
 import { lineFactory } from "../helpers/session-lines.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
 import type { EventSearchResult } from "../../src/contract.js";
-import { IndexRuntime } from "../../src/tools/index-runtime.js";
+import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 import { lineFactory } from "../helpers/session-lines.js";
 

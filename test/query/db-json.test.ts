@@ -1,7 +1,7 @@
 /** allViaJson: rows through one JSON text, and reals only where SQLite writes them exactly. */
 import { afterEach, describe, expect, it } from "vitest";
 import { allViaJson, type QueryDb } from "../../src/query/db.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 
 const stores: TempStore[] = [];

@@ -15,7 +15,7 @@ import {
 	rankCandidates,
 } from "../../src/query/rank.js";
 import { occurrences, proximitySlack } from "../../src/query/rank-proximity.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import {
 	FTS_COLUMNS,
 	ID_STRIDE,
@@ -27,7 +27,7 @@ import {
 	WEIGHTED_BM25,
 	weightClass,
 } from "../../src/store/fragment-ids.js";
-import { STORED_HEAD_CHARS } from "../../src/store/fragment-text.js";
+import { STORED_HEAD_CHARS } from "../../src/text/stored-head.js";
 import { knownMigrations } from "../../src/store/migrations.js";
 import { classWeightedBm25 } from "../helpers/class-weighted-bm25.js";
 

@@ -12,7 +12,7 @@ import { verifyIndex } from "../../src/ingest/verify.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
 import { AttributeSetWriter, isSharedAttributeSet } from "../../src/store/attribute-sets.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "./temp-store.js";

@@ -24,7 +24,7 @@ import {
 	inCodesSql,
 	timestampBoundSql,
 } from "../../src/store/column-codes.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "./temp-store.js";

@@ -20,16 +20,10 @@ import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
 import { traceEvent } from "../../src/query/trace.js";
 import { codeSql, decodedSql } from "../../src/store/column-codes.js";
-import { isStoreDamage, type SqliteDb } from "../../src/store/db.js";
-import {
-	decodeFragmentPrefix,
-	decodeFragmentText,
-	encodeFragmentText,
-	MIN_PACK_BYTES,
-	STORED_HEAD_CHARS,
-	type StoredFragmentText,
-	storedPart,
-} from "../../src/store/fragment-text.js";
+import { isStoreDamage } from "../../src/store/db.js";
+import { type SqliteDb } from "../../src/store/driver.js";
+import { decodeFragmentPrefix, decodeFragmentText, encodeFragmentText, MIN_PACK_BYTES, type StoredFragmentText } from "../../src/store/fragment-text.js";
+import { STORED_HEAD_CHARS, storedPart } from "../../src/text/stored-head.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { type PreparedDictionary, prepareDictionary } from "../../src/store/lz-dict.js";
 import { trainTextDictionary } from "../../src/store/text-dictionary.js";

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { initFingerprints } from "../../src/files/hash.js";
-import type { SqliteDb } from "../../src/store/db.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration, type NewGeneration } from "../../src/store/generations.js";
 import { compileQuery } from "../../src/text/query-compiler.js";
 import { searchText } from "../../src/text/search-text.js";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
 import type { EventSearchResult } from "../../src/contract.js";
 import { readEvent, searchEvents } from "../../src/query/index.js";
-import { IndexRuntime } from "../../src/tools/index-runtime.js";
+import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { READ_PROMPT, SEARCH_PROMPT, TRACE_PROMPT } from "../../src/tools/prompts.js";
 import { renderReadText, renderSearchText } from "../../src/tools/render-text.js";
 import { readExpanded } from "../../src/tools/screen-read.js";

@@ -13,7 +13,7 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { readEvent } from "../../src/query/index.js";
 import { computeCoverage } from "../../src/store/source-counts.js";
 import { coverageText, retryAfterMs, roughDuration } from "../../src/text/coverage-text.js";
-import { formatStatus, reindexSummary } from "../../src/tools/command.js";
+import { formatStatus, reindexSummary } from "../../src/extension/command.js";
 import { renderReadText, renderSearchText } from "../../src/tools/render-text.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";

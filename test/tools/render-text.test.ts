@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Coverage, EventReadResult, EventSearchHit, EventSearchResult, EventTrace } from "../../src/contract.js";
 import { QueryError } from "../../src/query/index.js";
 import { coverageText } from "../../src/text/coverage-text.js";
-import { shortReason, stripPaths, toPublicError } from "../../src/tools/errors.js";
+import { shortReason, stripPaths, toPublicError } from "../../src/extension/public-errors.js";
 import {
 	capText,
 	displayPath,

@@ -5,8 +5,9 @@
  * `load_events.py`, a code span). Among the relaxed tier's best candidates those that state one are favoured
  * (tiers.ts). Bounded: one read of the opening of each of the best ANSWER_ROWS candidates, for such a question only.
  */
-import { STORED_HEAD_CHARS } from "../../store/fragment-text.js";
+
 import type { QuestionAsks } from "../../text/natural-query.js";
+import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
 import type { QueryDb } from "../db.js";
 import type { CandidateRow } from "./candidates.js";
 import { fragmentOpenings } from "./coalesce.js";

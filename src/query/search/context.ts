@@ -7,8 +7,9 @@
  * texts per event, for the best CONTEXT_GROUPS events only; presence is decided in JavaScript (term-presence.ts).
  */
 import { codeSql, inCodesSql } from "../../store/column-codes.js";
-import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
+import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { textDictionaryOf } from "../../store/text-dictionary.js";
+import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { all, type QueryDb } from "../db.js";
 import type { CandidateRow } from "./candidates.js";

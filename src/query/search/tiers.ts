@@ -12,8 +12,9 @@
  */
 
 import { fragmentsInIds } from "../../store/fragment-ids.js";
-import { decodeFragmentPrefix, STORED_HEAD_CHARS, type StoredFragmentText } from "../../store/fragment-text.js";
+import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
 import { textDictionaryOf } from "../../store/text-dictionary.js";
+import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";

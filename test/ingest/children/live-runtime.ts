@@ -8,8 +8,8 @@
  */
 import { createInterface } from "node:readline";
 import { searchEvents } from "../../../src/query/index.js";
-import { toPublicError } from "../../../src/tools/errors.js";
-import { IndexRuntime } from "../../../src/tools/index-runtime.js";
+import { toPublicError } from "../../../src/extension/public-errors.js";
+import { IndexRuntime } from "../../../src/extension/index-runtime.js";
 
 const [cwd, mode] = process.argv.slice(2) as [string, string | undefined];
 const rt = IndexRuntime.start({ cwd, catchUp: mode === "catch-up" });

@@ -4,12 +4,13 @@
  * `forget [SESSION]` and `unforget SESSION` as the CLI's (docs/security-secrets-and-forget.md).
  * This text is for the user, not the model, so it may name the index directory.
  */
+
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { CatchUpProgress, CatchUpResult } from "../ingest/catch-up.js";
-import { ForgetError } from "../ingest/forget.js";
+import type { CatchUpProgress } from "../contract.js";
 import { coverageText } from "../text/coverage-text.js";
-import { shortReason } from "./errors.js";
+import { type CatchUpResult, ForgetError } from "../workspace-index.js";
 import { type IndexRuntime, type RuntimeStatus, resolveSessionFile } from "./index-runtime.js";
+import { shortReason } from "./public-errors.js";
 
 /** Name of the command (typed as `/event-index`). */
 export const COMMAND_NAME = "event-index";

@@ -5,17 +5,20 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Coverage } from "../contract.js";
+import type { CatchUpProgress, Coverage } from "../contract.js";
 import { createLogger, errorFields, type LogLevel, type StoreLogger } from "../files/log.js";
-import type { CatchUpProgress } from "../ingest/catch-up.js";
-import type { CatchUpOutcome } from "../ingest/catch-up-job.js";
-import { SHUTDOWN_BUSY_WAIT_MS } from "../ingest/index-manager.js";
-import type { RebuildOutcome } from "../ingest/rebuild.js";
-import type { SyncStatus } from "../ingest/sync-source.js";
 import type { CallerContext, QueryOptions } from "../query/index.js";
-import { DriverLoadError, isStoreDamage } from "../store/db.js";
-import { openWorkspaceIndex, type WorkspaceIndex } from "../workspace-index.js";
-import { DAMAGED_MESSAGE, PublicError, publicReason } from "./errors.js";
+import {
+	type CatchUpOutcome,
+	DriverLoadError,
+	isStoreDamage,
+	openWorkspaceIndex,
+	type RebuildOutcome,
+	SHUTDOWN_BUSY_WAIT_MS,
+	type SyncStatus,
+	type WorkspaceIndex,
+} from "../workspace-index.js";
+import { DAMAGED_MESSAGE, PublicError, publicReason } from "./public-errors.js";
 
 /** Coverage note when the caller's own file could not be synced because another process holds the write lock. */
 export const CALLER_BEHIND = "this session's newest entries are not indexed yet (another process is writing the index)";

@@ -3,6 +3,7 @@
  * anything else becomes "event index unavailable: <short reason>" with paths and stacks removed. The full detail
  * goes to the local log only.
  */
+
 import { clipText, MAX_ERROR_CHARS, QueryError } from "../query/errors.js";
 import {
 	DISK_FULL_REASON,
@@ -11,7 +12,7 @@ import {
 	isDiskFull,
 	isStoreDamage,
 	sqliteErrorCode,
-} from "../store/db.js";
+} from "../workspace-index.js";
 
 /** Longest reason shown after "event index unavailable: ". */
 const MAX_REASON_CHARS = 160;
