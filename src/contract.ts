@@ -157,7 +157,10 @@ export interface EventSearchHit {
 	forkCopies?: EventRef[];
 }
 
-/** How many hits contain every term and how many only some (set when the result is relaxed). */
+/**
+ * How many hits contain every term and how many only some (set when the result is relaxed).
+ * @public
+ */
 export interface SearchTierCounts {
 	allTerms: number;
 	someTerms: number;

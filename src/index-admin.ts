@@ -27,7 +27,7 @@ export type { CatchUpProgress } from "./contract.js";
 export type { CatchUpResult } from "./ingest/catch-up.js";
 export { type ForgetCandidate, ForgetError, type ForgetSelection } from "./ingest/forget.js";
 export type { Tombstone } from "./ingest/forgotten.js";
-export type { Difference, VerifyReport } from "./ingest/verify.js";
+export type { VerifyReport } from "./ingest/verify.js";
 export { chosenDriver } from "./store/db.js";
 export { DriverLoadError, type SqliteDriverName } from "./store/driver.js";
 export type { LockHolderInfo } from "./store/lock.js";

@@ -27,7 +27,7 @@ export type { CatchUpResult } from "./ingest/catch-up.js";
 export type { CatchUpOutcome } from "./ingest/catch-up-job.js";
 export type { DiscoveryRoot } from "./ingest/discover.js";
 export { ForgetError } from "./ingest/forget.js";
-export { IndexManager, IndexUnavailableError, SHUTDOWN_BUSY_WAIT_MS } from "./ingest/index-manager.js";
+export { IndexUnavailableError, SHUTDOWN_BUSY_WAIT_MS } from "./ingest/index-manager.js";
 export type { RebuildOutcome } from "./ingest/rebuild.js";
 export type { SyncStatus } from "./ingest/sync-source.js";
 export { DISK_FULL_REASON, isBusyCode, isDiskFull, isStoreDamage, sqliteErrorCode } from "./store/db.js";
@@ -65,7 +65,7 @@ export interface WorkspaceIndex {
 }
 
 /** Discovery roots and the files to index wherever they live, from Pi's rules and the configuration. */
-export function discoveryFor(
+function discoveryFor(
 	opts: { cwd: string; agentDir: string; env?: Env; sessionFile?: string },
 	config: ResolvedConfig,
 	extraRoots: string[] = [],

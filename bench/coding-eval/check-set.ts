@@ -8,8 +8,8 @@ import { type CodingQuestion, goldSession, halfOf, QUESTION_KINDS } from "./ques
 import type { CodingStore } from "./store.js";
 
 /** Least answerable questions, and least questions with no answer (the issue's floor). */
-export const MIN_ANSWERABLE = 400;
-export const MIN_ABSENT = 30;
+const MIN_ANSWERABLE = 400;
+const MIN_ABSENT = 30;
 
 /** Problems of the questions alone. */
 export function checkQuestions(questions: readonly CodingQuestion[]): string[] {

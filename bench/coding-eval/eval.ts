@@ -22,10 +22,10 @@ import {
 import { type CodingStore, loadCorpusIndex, openCodingStore } from "./store.js";
 
 /** Hits asked for per question (event_search's default limit). */
-export const CODING_DEPTH = 10;
+const CODING_DEPTH = 10;
 
 /** One search's answer to one question. */
-export interface Answer {
+interface Answer {
 	/** 1-based rank of the first gold event, null when not in the hits. */
 	rank: number | null;
 	/** Whether a gold session owns one of the first five hits. */
@@ -38,7 +38,7 @@ export interface Answer {
 }
 
 /** One question's outcome under both searches. */
-export interface CodingOutcome extends CodingQuestion {
+interface CodingOutcome extends CodingQuestion {
 	half: Half;
 	project: Answer;
 	bm25: Answer;
@@ -59,7 +59,7 @@ export interface CodingScores {
 }
 
 /** Scores of a half, overall and per kind, for both searches. */
-export interface HalfReport {
+interface HalfReport {
 	half: Half;
 	rows: Array<{ kind: QuestionKind | "all"; project: CodingScores; bm25: CodingScores }>;
 }
@@ -77,7 +77,7 @@ export interface CodingReport {
 	timings: { buildMs: number; projectMs: number; bm25Ms: number };
 }
 
-export function scoreAnswers(answers: readonly Answer[]): CodingScores {
+function scoreAnswers(answers: readonly Answer[]): CodingScores {
 	const n = answers.length;
 	const d = n || 1;
 	const within = (k: number) => answers.filter((a) => a.rank !== null && a.rank <= k).length / d;
@@ -129,7 +129,7 @@ function projectAnswer(store: CodingStore, q: CodingQuestion): Answer {
 }
 
 /** Asks every question of an opened corpus. */
-export function evaluateCoding(store: CodingStore, questions: readonly CodingQuestion[]) {
+function evaluateCoding(store: CodingStore, questions: readonly CodingQuestion[]) {
 	const bm25 = buildWorkspaceBm25(store.events);
 	const byKey = new Map(store.events.map((e) => [e.key, e.text]));
 	const textOf = (key: string) => byKey.get(key) ?? "";

@@ -28,11 +28,6 @@ export function spoken(token: string): string {
 		.toLowerCase();
 }
 
-/** Raw tokens of a text, identifiers kept whole. */
-export function rawTokens(text: string): string[] {
-	return text.match(/[A-Za-z_][\w./-]*[\w]|[A-Za-z]/g) ?? [];
-}
-
 /** Words nobody repeats when recalling the work. */
 const UNSAID = new Set("fuck fucking fucked shit damn wtf lol".split(" "));
 

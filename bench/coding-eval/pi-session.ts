@@ -36,7 +36,7 @@ export interface PiSession {
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The session id: UUID-shaped, from the label. */
-export function sessionIdOf(label: string): string {
+function sessionIdOf(label: string): string {
 	const h = hash(`session:${label}`);
 	return `${h.slice(0, 8)}-${h.slice(8, 12)}-7${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -79,7 +79,7 @@ const PATH_TOKEN = new RegExp(
 );
 
 /** The most recent path-looking token in a text (`src/a.ts`, PROGRESS.md), for a diff the export left unnamed. */
-export function lastPathIn(text: string): string | undefined {
+function lastPathIn(text: string): string | undefined {
 	const found = [...text.matchAll(PATH_TOKEN)].map((m) => m[1] ?? m[0]);
 	return found[found.length - 1];
 }

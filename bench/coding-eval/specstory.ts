@@ -17,10 +17,10 @@ export interface ToolUse {
 }
 
 /** A piece of one turn, in order. */
-export type TurnItem = { text: string } | { tool: ToolUse };
+type TurnItem = { text: string } | { tool: ToolUse };
 
 /** One user or assistant turn. */
-export interface Turn {
+interface Turn {
 	role: "user" | "assistant";
 	items: TurnItem[];
 }

@@ -6,7 +6,7 @@ import { emptyMarkerCounts } from "./markers.js";
 import { KIND_HEAD_BYTES, lineKind, ShapeCollector } from "./stats.js";
 
 /** The shape of existing session files: each line's length and kind (`message/<role>` for messages), as written. */
-export function shapeOfFiles(files: readonly string[]): ShapeCollector {
+function shapeOfFiles(files: readonly string[]): ShapeCollector {
 	const shape = new ShapeCollector();
 	for (const file of files) {
 		const bytes = readFileSync(file);

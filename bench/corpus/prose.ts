@@ -67,7 +67,7 @@ const THOUGHTS = [
 	"If I change the default, the snapshot tests will need updating as well.",
 ];
 /** CJK sentences (Chinese, Japanese, Korean) used in a share of user and assistant messages. */
-export const CJK_SENTENCES = [
+const CJK_SENTENCES = [
 	"请帮我检查一下这个函数为什么会超时",
 	"这个测试在本地通过了，但是在持续集成上失败了",
 	"日志里有很多重复的警告信息，能不能去掉",
@@ -80,7 +80,7 @@ export const CJK_SENTENCES = [
 	"内存占用太高了，帮我看看哪里有泄漏",
 ];
 /** Emoji sprinkled into messages and session names. */
-export const EMOJI = ["🚀", "✅", "🐛", "🔥", "🤔", "📦", "⚠️", "🎉", "👀", "🦀", "🧪", "💾"];
+const EMOJI = ["🚀", "✅", "🐛", "🔥", "🤔", "📦", "⚠️", "🎉", "👀", "🦀", "🧪", "💾"];
 
 /** A user request about a file or symbol. */
 export function userRequest(rng: Rng, subject: string): string {

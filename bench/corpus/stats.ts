@@ -1,7 +1,7 @@
 /** Shape statistics of a generated corpus: bytes by entry kind/role and the line-length distribution. */
 
 /** Lines and bytes of one entry kind (`message/<role>` for messages, the entry type otherwise). */
-export interface KindShare {
+interface KindShare {
 	kind: string;
 	lines: number;
 	bytes: number;

@@ -11,7 +11,7 @@ import { fmtMiB, fmtMs, fmtRate } from "../lib/measure.js";
 import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
 
 /** Result of the raw FTS5 baseline task. */
-export interface RawFtsResult {
+interface RawFtsResult {
 	extractor: string;
 	files: number;
 	rows: number;
@@ -60,7 +60,7 @@ const GOAL_TEXT = {
 type Scale = "small" | "large";
 
 /** Insert the corpus's extracted text into a bare FTS5 table (the floor any design pays). */
-export function measureRawFts(ctx: BenchContext, m: CorpusManifest, tag: string): Promise<RawFtsResult> {
+function measureRawFts(ctx: BenchContext, m: CorpusManifest, tag: string): Promise<RawFtsResult> {
 	return runChild<RawFtsResult>("raw-fts", {
 		sessionsDir: m.sessionsDir,
 		dbPath: join(ctx.workDir, `raw-fts-${tag}.db`),

@@ -10,13 +10,13 @@ import { fmtMs, median, now, percentile } from "../lib/measure.js";
 import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
 
 /** Whether `rg` is on PATH (and its version line). */
-export function ripgrepVersion(): string | null {
+function ripgrepVersion(): string | null {
 	const r = spawnSync("rg", ["--version"], { encoding: "utf8" });
 	return r.status === 0 ? r.stdout.split("\n")[0] : null;
 }
 
 /** Time `rg -c -F -i <pattern> <dir>` (counts per file: scans every byte, prints little). */
-export function timeRipgrep(pattern: string, dir: string): { ms: number; matchingLines: number } {
+function timeRipgrep(pattern: string, dir: string): { ms: number; matchingLines: number } {
 	const t = now();
 	const r = spawnSync("rg", ["-c", "-F", "-i", "--no-messages", pattern, dir], {
 		encoding: "utf8",

@@ -36,7 +36,7 @@ export function startStallMonitor(): { stop(): StallReport } {
 }
 
 /** Peak resident set size of this process so far (VmHWM), in bytes; falls back to the current RSS. */
-export function peakRssBytes(): number {
+function peakRssBytes(): number {
 	try {
 		const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync("/proc/self/status", "utf8"));
 		if (m) return Number(m[1]) * 1024;

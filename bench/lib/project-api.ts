@@ -11,7 +11,7 @@ import type { Coverage, EventSearchRequest } from "../../src/contract.js";
 import { CORPUS_ROOT_CWD } from "../corpus/markers.js";
 
 /** An open index as the benchmarks use it. */
-export interface BenchIndex {
+interface BenchIndex {
 	/** Whole-corpus catch-up (worker thread unless `useWorker: false`); rejects when it fails or is skipped. */
 	catchUp(): Promise<void>;
 	/** Hot-path sync of one file; its status ("busy": the lock stayed taken, answered from the index as it is). */
@@ -25,7 +25,7 @@ export interface BenchIndex {
 }
 
 /** Where the index lives and which agent dir it covers. */
-export interface OpenOptions {
+interface OpenOptions {
 	agentDir: string;
 	indexDir: string;
 	useWorker?: boolean;

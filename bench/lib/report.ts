@@ -37,7 +37,7 @@ function metText(met: boolean | null, measured: string): string {
 }
 
 /** The table as Markdown. */
-export function markdownTable(rows: FigureRow[]): string {
+function markdownTable(rows: FigureRow[]): string {
 	const esc = (s: string) => s.replace(/\|/g, "\\|");
 	return [
 		"| figure | measured | baseline (same run) | ratio | goal | met |",
@@ -50,7 +50,7 @@ export function markdownTable(rows: FigureRow[]): string {
 }
 
 /** Notes under the table, one per row that has one. */
-export function notes(rows: FigureRow[]): string {
+function notes(rows: FigureRow[]): string {
 	return rows
 		.filter((r) => r.note)
 		.map((r) => `- **${r.figure}**: ${r.note}`)
@@ -90,7 +90,7 @@ export function keptAnalysis(docPath: string): string {
 }
 
 /** Method of each figure (static text of the document). */
-export const METHOD = `## Method
+const METHOD = `## Method
 
 Every figure is measured in the same run as its baseline, on the same files, so ratios hold on a noisy machine.
 Each row's goal is in the table's Goal column, declared once beside the code that measures it (\`bench/figures/\`).

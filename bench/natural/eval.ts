@@ -14,11 +14,11 @@ import { checkNaturalSet } from "./set-check.js";
 import { contentWords } from "./words.js";
 
 /** Hits asked for per question (event_search's default limit); an answer further down is not found. */
-export const NATURAL_DEPTH = 10;
+const NATURAL_DEPTH = 10;
 /** Goal of the issue: the project's recall@5 at least this far above bm25-OR. */
-export const RECALL5_MARGIN_GOAL = 0.15;
+const RECALL5_MARGIN_GOAL = 0.15;
 /** Goal of the issue: at most this share of questions without any hit. */
-export const ZERO_HIT_GOAL = 0.01;
+const ZERO_HIT_GOAL = 0.01;
 
 /** Quality of one search over a list of questions. */
 export interface NaturalScores {
@@ -76,7 +76,7 @@ function caller(corpus: NaturalCorpus): CallerContext {
 }
 
 /** The project's hits for `query` as event keys, or the error it answered with. */
-export function projectKeys(corpus: NaturalCorpus, query: string): { keys: string[]; error?: string } {
+function projectKeys(corpus: NaturalCorpus, query: string): { keys: string[]; error?: string } {
 	try {
 		const hits = searchEvents(corpus.db, { query }, caller(corpus)).hits;
 		return { keys: hits.map((h) => `${h.sessionId}/${h.entryId}`) };

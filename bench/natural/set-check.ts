@@ -49,7 +49,7 @@ function indexEvents(events: readonly WrittenEvent[]): EventIndex {
 }
 
 /** How `question`'s content words relate to its answers and to the other events. */
-export function questionWords(question: ResolvedQuestion, index: EventIndex): QuestionWords {
+function questionWords(question: ResolvedQuestion, index: EventIndex): QuestionWords {
 	const words = contentWords(question.text);
 	const answers = question.answers.filter((k) => index.byKey.has(k));
 	const inAnswer = (w: string, exact: boolean) =>

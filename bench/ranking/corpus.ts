@@ -14,7 +14,7 @@ import { indexInTempDir } from "../lib/temp-index.js";
 import { backgroundSessions, EVAL_SESSIONS, type EvalSession } from "./set.js";
 
 /** Repository root (bench/ranking/../..). */
-export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "..", "..", "..");
+const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "..", "..", "..");
 const NODE_MODULES = join(REPO_ROOT, "node_modules");
 
 /** The built corpus: its store, and the entry each set key names. */

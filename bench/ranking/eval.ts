@@ -14,7 +14,7 @@ import { buildRankingCorpus, type RankingCorpus } from "./corpus.js";
 import { EVAL_QUERIES, type EvalQuery } from "./set.js";
 
 /** Hits per query (event_search's default limit): a target further down counts as not found (reciprocal rank 0). */
-export const EVAL_DEPTH = 10;
+const EVAL_DEPTH = 10;
 /** How deep plain bm25's rank is reported (its candidate limit), to show how far down it puts a target. */
 const BM25_REPORT_DEPTH = 500;
 /** A tool output at least this long counts as "long" for the set's checks. */
@@ -30,7 +30,7 @@ export interface RankingScores {
 }
 
 /** One query's outcome: the 1-based rank of its target under each ranking (null: not found that deep). */
-export interface QueryOutcome extends EvalQuery {
+interface QueryOutcome extends EvalQuery {
 	rank: number | null;
 	bm25Rank: number | null;
 	/** Long tool outputs that match the whole query, and in how many sessions. */
@@ -52,7 +52,7 @@ export interface RankingReport {
 }
 
 /** Recall@1, recall@5 and MRR of a list of ranks. */
-export function scoreRanks(ranking: string, ranks: readonly (number | null)[]): RankingScores {
+function scoreRanks(ranking: string, ranks: readonly (number | null)[]): RankingScores {
 	const n = ranks.length || 1;
 	const within = (k: number) => ranks.filter((r) => r !== null && r <= k).length / n;
 	const mrr = ranks.reduce<number>((sum, r) => sum + (r === null || r > EVAL_DEPTH ? 0 : 1 / r), 0) / n;
@@ -69,7 +69,7 @@ export function evalCaller(corpus: RankingCorpus): CallerContext {
 }
 
 /** Event keys best first as event_search returns them. */
-export function rankedKeys(corpus: RankingCorpus, query: string): string[] {
+function rankedKeys(corpus: RankingCorpus, query: string): string[] {
 	return searchEvents(corpus.db, { query }, evalCaller(corpus)).hits.map((h) => `${h.sessionId}/${h.entryId}`);
 }
 
@@ -101,7 +101,7 @@ const TOOL_KINDS = new Set(["tool_result", "bash_output", "tool_call", "bash_com
  * The set's rules, checked on the built corpus: a statement query matches its target, no other conversational
  * event, and long tool outputs in at least two sessions; a tool-output query matches only its target event.
  */
-export function checkSet(corpus: RankingCorpus, query: EvalQuery): { problems: string[]; long: MatchRow[] } {
+function checkSet(corpus: RankingCorpus, query: EvalQuery): { problems: string[]; long: MatchRow[] } {
 	const problems: string[] = [];
 	const target = corpus.targets.get(query.target);
 	if (target === undefined) return { problems: [`${query.query}: target ${query.target} was not written`], long: [] };
@@ -206,7 +206,7 @@ export function rankingFigureRows(report: RankingReport): FigureRow[] {
 }
 
 /** Plain-text table of the report (for `tsx bench/ranking/eval.ts`). */
-export function formatRankingReport(report: RankingReport): string {
+function formatRankingReport(report: RankingReport): string {
 	const lines = [
 		`ranking evaluation: ${report.queries} queries (${report.statementQueries} statement, ${report.toolOutputQueries} tool-output)`,
 		"ranking                                    recall@1  recall@5  MRR",

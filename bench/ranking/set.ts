@@ -7,10 +7,10 @@
  */
 
 /** A file under node_modules, read by a real tool. */
-export type ModulePath = string;
+type ModulePath = string;
 
 /** One prompt → one real tool call → one short answer. Keys name the entries queries target. */
-export interface EvalTurn {
+interface EvalTurn {
 	prompt: string;
 	promptKey?: string;
 	/** `read` of a file, or a `bash` command line whose `{nm}` is replaced by the node_modules path. */

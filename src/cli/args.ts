@@ -11,7 +11,7 @@ import { didYouMean } from "../text/did-you-mean.js";
 import { UsageError } from "./errors.js";
 
 /** How an option takes its value. `strings` is repeatable and collects a list. */
-export type OptionKind = "string" | "strings" | "boolean";
+type OptionKind = "string" | "strings" | "boolean";
 
 /** One option of the command line. */
 export interface OptionSpec {
@@ -367,12 +367,6 @@ function setGlobal(g: GlobalOptions, name: string, value: string | undefined): v
 export function stringOption(options: OptionValues, name: string): string | undefined {
 	const v = options[name];
 	return typeof v === "string" ? v : undefined;
-}
-
-/** A repeatable option's values, or undefined when not given. */
-export function listOption(options: OptionValues, name: string): string[] | undefined {
-	const v = options[name];
-	return Array.isArray(v) ? v : undefined;
 }
 
 /** A boolean option. */

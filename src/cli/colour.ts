@@ -22,7 +22,7 @@ export interface Style {
 }
 
 /** Whether to colour: FORCE_COLOR wins (0/false: never), then NO_COLOR, then a terminal (not TERM=dumb). */
-export function colourWanted(env: Env, stdoutIsTTY: boolean): boolean {
+function colourWanted(env: Env, stdoutIsTTY: boolean): boolean {
 	const force = env.FORCE_COLOR;
 	if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
 	if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
@@ -43,7 +43,7 @@ export const PLAIN: Style = {
 };
 
 /** ANSI styles. */
-export const ANSI: Style = {
+const ANSI: Style = {
 	on: true,
 	bold: sgr(1, 22),
 	dim: sgr(2, 22),

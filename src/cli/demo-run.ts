@@ -13,12 +13,12 @@ import { formatSearch } from "./format.js";
 import { type CliIO, runCli } from "./run.js";
 
 /** The bundled fixtures (real Pi sessions; see fixtures/README.md). */
-export const FIXTURES_DIR = fileURLToPath(new URL("../../fixtures/", import.meta.url));
+const FIXTURES_DIR = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 
 /** The workspace the demo reads as: the fixtures' sessions ran in /home/dev/project and /home/dev/sdk-project. */
-export const DEMO_WORKSPACE = "/home/dev";
+const DEMO_WORKSPACE = "/home/dev";
 /** What the demo searches for. */
-export const DEMO_QUERY = "compaction summary";
+const DEMO_QUERY = "compaction summary";
 
 /** Options of the demo. */
 export interface DemoOptions {
@@ -45,7 +45,7 @@ function headerCwd(file: string): string | undefined {
 }
 
 /** Copy every fixture session into `<agentDir>/sessions/<encoded cwd>/`, as Pi lays them out. */
-export function placeFixtures(fixturesDir: string, agentDir: string): Placed[] {
+function placeFixtures(fixturesDir: string, agentDir: string): Placed[] {
 	const placed: Placed[] = [];
 	for (const group of readdirSync(fixturesDir, { withFileTypes: true })) {
 		if (!group.isDirectory()) continue;

@@ -36,7 +36,7 @@ export type UsageCode =
 	| "invalid_value";
 
 /** Why a command failed (exit 1, or 130 for `interrupted`). */
-export type FailureCode =
+type FailureCode =
 	| "agent_dir_missing"
 	| "root_missing"
 	| "index_dir_unusable"

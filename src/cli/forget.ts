@@ -32,7 +32,7 @@ export interface ForgetArgs {
 }
 
 /** The selection of `args`; a UsageError when it names nothing or mixes a session with a selection. */
-export function forgetSelection(args: ForgetArgs, now = new Date()): ForgetSelection {
+function forgetSelection(args: ForgetArgs, now = new Date()): ForgetSelection {
 	if (args.session !== undefined && (args.workspace !== undefined || args.before !== undefined)) {
 		throw new UsageError(
 			"forget takes a SESSION or --workspace DIR / --before TIME, not both",

@@ -47,7 +47,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** Indent every line of `text`. */
-export function indent(text: string, prefix = "    "): string {
+function indent(text: string, prefix = "    "): string {
 	return text
 		.split("\n")
 		.map((l) => (l === "" ? l : prefix + l))
@@ -92,12 +92,12 @@ function who(e: { role?: string; toolName?: string; entryType: string }): string
 }
 
 /** `text` quoted for a POSIX shell when it needs it. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
 	return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** How a person opens a session in Pi: from its cwd, so Pi finds it among that project's sessions. */
-export function openInPi(sessionId: string, cwd: string): string {
+function openInPi(sessionId: string, cwd: string): string {
 	return v(`cd ${shellQuote(cwd)} && pi --session ${shellQuote(sessionId)}`);
 }
 
@@ -133,7 +133,7 @@ function searchHeading(query: string, r: EventSearchResult): string {
 }
 
 /** The words of a query, for highlighting (identifiers split as the index splits them). */
-export function queryWords(query: string): string[] {
+function queryWords(query: string): string[] {
 	return query.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
 }
 

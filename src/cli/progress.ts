@@ -25,9 +25,7 @@ const BAR_REDRAW_MS = 100;
 const LINE_EVERY_MS = 5_000;
 
 /** Rate (files and bytes per second) and ETA of a progress snapshot, or undefined before any file finished. */
-export function progressRates(
-	p: CatchUpProgress,
-): { filesPerSec: number; bytesPerSec: number; etaMs: number } | undefined {
+function progressRates(p: CatchUpProgress): { filesPerSec: number; bytesPerSec: number; etaMs: number } | undefined {
 	if (p.done === 0 || p.elapsedMs <= 0) return undefined;
 	const filesPerSec = (p.done / p.elapsedMs) * 1000;
 	const bytesPerSec = (p.bytesRead / p.elapsedMs) * 1000;

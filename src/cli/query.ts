@@ -40,7 +40,7 @@ import { existingIndex } from "./status.js";
  * are where session files live, not where sessions ran, so they widen discovery only: authorization is by the
  * sessions' cwd (use `--workspace DIR` to read sessions that ran elsewhere).
  */
-export function cliCaller(ctx: CliContext): CallerContext {
+function cliCaller(ctx: CliContext): CallerContext {
 	return {
 		cwd: ctx.workspace,
 		authorization: {
@@ -58,7 +58,7 @@ type IndexQuery<T> = (db: QueryDb, caller: CallerContext, coverage: Coverage) =>
  * Run `fn` against the index: caught up first unless `noSync`, closed afterwards. A damaged index (found by the
  * query or the catch-up) is moved aside, rebuilt from the files, and asked again, once.
  */
-export async function withIndex<T>(ctx: CliContext, noSync: boolean, hooks: CommandHooks, fn: IndexQuery<T>) {
+async function withIndex<T>(ctx: CliContext, noSync: boolean, hooks: CommandHooks, fn: IndexQuery<T>) {
 	if (noSync) {
 		try {
 			return await answerAsIs(ctx, fn);
@@ -131,7 +131,7 @@ export function searchRequest(positionals: string[], o: OptionValues, cwd: strin
 }
 
 /** The filter fields the flags set. */
-export function filterRequest(o: OptionValues, cwd: string): Partial<EventSearchRequest> {
+function filterRequest(o: OptionValues, cwd: string): Partial<EventSearchRequest> {
 	const req: Record<string, unknown> = {};
 	const setBy = new Map<string, string>();
 	for (const filter of SEARCH_FILTERS) {

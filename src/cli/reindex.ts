@@ -45,7 +45,7 @@ export interface CommandHooks {
 const LOCK_POLL_MS = 250;
 
 /** "pid 123 on host" or "another process". */
-export function describeHolder(info: LockHolderInfo | undefined): string {
+function describeHolder(info: LockHolderInfo | undefined): string {
 	return info?.holder ? `pid ${info.holder.pid} on ${info.holder.hostname}` : "another process";
 }
 

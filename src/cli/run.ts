@@ -38,7 +38,7 @@ export interface CliIO {
 }
 
 /** Environment variable that turns on stack traces for internal errors (like --debug). */
-export const ENV_DEBUG = "PI_EVENT_INDEX_DEBUG";
+const ENV_DEBUG = "PI_EVENT_INDEX_DEBUG";
 
 /** A command's result: the data (`--json`), its human view, and the exit code. */
 interface Outcome {

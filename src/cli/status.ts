@@ -21,8 +21,6 @@ import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { formatBytes } from "./format.js";
 
-export type { IndexCounts } from "../index-admin.js";
-
 /** What `status` reports (`--json` prints exactly this). */
 export interface StatusReport {
 	agentDir: string;

@@ -44,10 +44,10 @@ export function formatVerify(r: VerifyCommandReport): string {
 }
 
 /** Differences an incremental `reindex` repairs: files grown, new or gone. Every other kind needs a rebuild. */
-export const CATCH_UP_REPAIRS: ReadonlySet<string> = new Set(["behind", "not-indexed", "file-gone"]);
+const CATCH_UP_REPAIRS: ReadonlySet<string> = new Set(["behind", "not-indexed", "file-gone"]);
 
 /** What to run: plain `reindex` when it repairs every difference, else `reindex --full`. */
-export function repairHint(differences: ReadonlyArray<{ kind: string }>): string {
+function repairHint(differences: ReadonlyArray<{ kind: string }>): string {
 	return differences.every((d) => CATCH_UP_REPAIRS.has(d.kind))
 		? "the index is behind the files: run pi-event-index reindex (an incremental catch-up repairs this)"
 		: "repair: pi-event-index reindex --full (rebuilds the index from the files)";

@@ -13,11 +13,11 @@ import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";
 import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "./threads.js";
 
 /** Environment variable that moves the index directory; wins over both config files. */
-export const ENV_INDEX_DIR = "PI_EVENT_INDEX_DIR";
+const ENV_INDEX_DIR = "PI_EVENT_INDEX_DIR";
 /** File name of the extension's config, in the agent dir and in `<cwd>/.pi/`. */
-export const CONFIG_FILE_NAME = "event-index.json";
+const CONFIG_FILE_NAME = "event-index.json";
 /** Sub-folder of the agent dir that holds the index by default. */
-export const DEFAULT_INDEX_DIR_NAME = "event-index";
+const DEFAULT_INDEX_DIR_NAME = "event-index";
 
 import type { Env } from "./pi-paths.js";
 
@@ -304,7 +304,7 @@ function isInside(p: string, root: string): boolean {
  * folders the person already lets every workspace read; `catchUp.enabled` only `false`. Budgets and threads bound
  * answers and work, not who sees what, and stay the workspace's to set. `refused` names each key dropped.
  */
-export function narrowOnly(
+function narrowOnly(
 	person: EventIndexConfigFile,
 	workspace: EventIndexConfigFile,
 ): { config: EventIndexConfigFile; refused: string[] } {
@@ -346,7 +346,7 @@ export function narrowOnly(
 }
 
 /** The one notice a widening workspace file gets (status, the tools' coverage note, the log). */
-export function refusedNotice(keys: readonly string[]): string | undefined {
+function refusedNotice(keys: readonly string[]): string | undefined {
 	if (keys.length === 0) return undefined;
 	const named = keys.map((k) => `"${k}"`).join(", ");
 	return `workspace config .pi/${CONFIG_FILE_NAME} ignored ${named}: a repository's file may only narrow; widening settings go in the user's own ${CONFIG_FILE_NAME}`;
@@ -368,7 +368,7 @@ export function mergeConfigFiles(base: EventIndexConfigFile, override: EventInde
 }
 
 /** Reads and validates one config file; a missing file is not a problem. */
-export function readConfigFile(file: string): { found: boolean; config: EventIndexConfigFile; problems: string[] } {
+function readConfigFile(file: string): { found: boolean; config: EventIndexConfigFile; problems: string[] } {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");
@@ -393,7 +393,7 @@ export function readConfigFile(file: string): { found: boolean; config: EventInd
 }
 
 /** Fills every field: env `PI_EVENT_INDEX_DIR` over the merged files over the defaults. */
-export function resolveConfig(
+function resolveConfig(
 	merged: EventIndexConfigFile,
 	options: { cwd: string; agentDir: string; env?: Env },
 ): { config: Omit<ResolvedConfig, "loadedFiles">; problems: string[] } {

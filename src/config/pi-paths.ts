@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 /** Environment variable that moves Pi's agent directory. */
 export const ENV_AGENT_DIR = "PI_CODING_AGENT_DIR";
 /** Environment variable that moves Pi's session directory (below `--session-dir`). */
-export const ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR";
+const ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR";
 /** Pi's per-project config folder name (`piConfig.configDir`). */
 export const PI_CONFIG_DIR_NAME = ".pi";
 
@@ -39,7 +39,7 @@ export function encodeSessionDirName(cwd: string): string {
 }
 
 /** Where the effective session directory came from. */
-export type SessionDirSource = "flag" | "env" | "project-settings" | "global-settings" | "default";
+type SessionDirSource = "flag" | "env" | "project-settings" | "global-settings" | "default";
 
 /** The session directory Pi would write to for a cwd, and why. */
 export interface EffectiveSessionDir {
@@ -64,7 +64,7 @@ export interface EffectiveSessionDirOptions {
 }
 
 /** Reads `sessionDir` from one Pi settings.json; missing file → undefined, bad file → a problem string. */
-export function readSettingsSessionDir(file: string): { value?: string; problem?: string } {
+function readSettingsSessionDir(file: string): { value?: string; problem?: string } {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");
@@ -143,7 +143,7 @@ export function effectiveSessionDir(options: EffectiveSessionDirOptions): Effect
 }
 
 /** Why a directory is a discovery root. */
-export type SessionRootKind = "effective" | "agent-sessions" | "extra" | "current-file";
+type SessionRootKind = "effective" | "agent-sessions" | "extra" | "current-file";
 
 /** One directory discovery should scan. */
 export interface SessionRoot {

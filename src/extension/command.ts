@@ -22,7 +22,7 @@ export const COMMAND_USAGE =
 	"usage: /event-index [status | reindex [--full]], /event-index forget [SESSION], /event-index unforget SESSION";
 
 /** What `/event-index` accepts, as completions offer it. */
-export const COMMAND_FORMS = ["status", "reindex", "reindex --full", "forget", "unforget"] as const;
+const COMMAND_FORMS = ["status", "reindex", "reindex --full", "forget", "unforget"] as const;
 
 /**
  * Completions of `/event-index <prefix>`. Once the typed text is a whole command, nothing is offered: Pi's Enter

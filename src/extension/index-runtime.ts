@@ -88,7 +88,7 @@ const COLD_WAIT_POLL_MS = 50;
  * this one's was skipped, quit or died; the index directory was deleted), and the least time between two catch-ups
  * it starts so. A check is a stat of the pointer and of the lock and a few counts on partial indexes.
  */
-export const RESUME_CHECK_MS = 3_000;
+const RESUME_CHECK_MS = 3_000;
 /**
  * The longest wait between two such catch-ups while they end without making the index complete (one that fails, a
  * disk that is full): the wait doubles from RESUME_CHECK_MS up to this, and starts again once the index is complete.

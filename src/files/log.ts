@@ -10,7 +10,7 @@ import { appendNoFollow } from "../files/safe-files.js";
 /** File name of the store log inside the store directory. */
 export const LOG_FILE = "event-index.log";
 /** Size at which the log is rotated. */
-export const LOG_MAX_BYTES = 1024 * 1024;
+const LOG_MAX_BYTES = 1024 * 1024;
 
 /** Log severity. */
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -14,7 +14,7 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  * Mode of every small file the index creates: writable by the person alone. Readable, like SQLite's own files: the
  * directory decides who reads (a person may share an index read-only by opening its directory up).
  */
-export const FILE_MODE = 0o644;
+const FILE_MODE = 0o644;
 /** Mode of every folder the index creates (the index directory, lock directories): the person's alone. */
 export const PRIVATE_DIR_MODE = 0o700;
 

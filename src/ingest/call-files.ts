@@ -8,7 +8,7 @@ import { codeSql } from "../store/column-codes.js";
 import type { SqliteDb } from "../store/driver.js";
 
 /** Entries before a result its call is looked for among (Pi writes results right after their assistant turn). */
-export const CALL_REACH = 1_000;
+const CALL_REACH = 1_000;
 
 /** Tool-call paths of one source's calls, as the writer meets them, and the store lookup behind them. */
 export class CallFiles {

@@ -86,7 +86,7 @@ export function settlePass(db: Pick<SqliteDb, "pragma" | "exec">): void {
  * 8 MiB cost its peak RSS 7 MiB (figure 6) for no measurable gain, and its hot-path waits (figure 8) were measured
  * with merges of 4.
  */
-export const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
+const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
 	1: FTS_DEFAULT_WRITE_SETTINGS,
 	2: { hashsize: 4 << 20, automerge: 8 },
 };
@@ -98,7 +98,7 @@ export const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
  * Measured on the generated 1 GB corpus, one thread through `IndexManager` (docs/benchmarks.md, session 24): peak RSS
  * 124.5 and 127.8 MiB without, 111.1 with, in 54–57 s either way (about 30 collections of a few tens of ms).
  */
-export const BULK_COLLECT_BYTES: Record<CatchUpThreads, number | undefined> = { 1: 32 << 20, 2: undefined };
+const BULK_COLLECT_BYTES: Record<CatchUpThreads, number | undefined> = { 1: 32 << 20, 2: undefined };
 
 /** Applies BULK_WRITE_PRAGMAS to a connection used only for bulk writes, and BULK_FTS_SETTINGS for `threads`. */
 export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): void {
@@ -114,26 +114,26 @@ export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): vo
  * side by side (docs/benchmarks.md, session 28). One thread (Pi's background catch-up) keeps 250 ms, with which
  * figure 8 was measured.
  */
-export const BULK_GROUP_MS: Record<CatchUpThreads, number> = { 1: 250, 2: 1_000 };
+const BULK_GROUP_MS: Record<CatchUpThreads, number> = { 1: 250, 2: 1_000 };
 
 /** After a hot-path writer stepped in, bulk passes commit every batch for this long (no grouping). */
-export const WRITER_ACTIVE_MS = 2_000;
+const WRITER_ACTIVE_MS = 2_000;
 
 /**
  * Input bytes per batch (and per read) in a bulk pass. A batch is the unit between two looks at a waiting hot-path
  * writer, so it bounds that writer's wait; inside a group a batch is a savepoint, so small batches cost no commits.
  */
-export const BULK_BATCH_BYTES = 256 << 10;
+const BULK_BATCH_BYTES = 256 << 10;
 
 /**
  * Read (and parse) size within a bulk batch. A waiting hot-path writer ends the batch after the current chunk, so it
  * waits for at most this much work instead of a whole batch: contention p95 (figure 8, generated corpus) 20.3 and
  * 22.6 ms with whole 256 KiB batches, 17.7 ms with batches that end early after a 64 KiB chunk (docs/benchmarks.md).
  */
-export const BULK_CHUNK_BYTES = 64 << 10;
+const BULK_CHUNK_BYTES = 64 << 10;
 
 /** Batch (and read) size of a bulk pass while hot-path writers are active: the longest a tool call waits. */
-export const CONTENDED_BATCH_BYTES = 16 << 10;
+const CONTENDED_BATCH_BYTES = 16 << 10;
 
 /**
  * A pass whose new files hold at least this many bytes parses and projects them in a second thread beside the

@@ -11,7 +11,7 @@ import { storeFiles } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
 
 /** Pragmas for the hot-path connection: no checkpoint inside its commits. */
-export const HOT_PATH_PRAGMAS = ["wal_autocheckpoint = 0"];
+const HOT_PATH_PRAGMAS = ["wal_autocheckpoint = 0"];
 
 /** A WAL smaller than this is left alone (SQLite's own default threshold, 1000 pages of 4 KiB). */
 const MIN_WAL_BYTES = 4 << 20;

@@ -17,7 +17,7 @@ import { ownTags } from "../text/fragment-tags.js";
 import { searchText } from "../text/search-text.js";
 
 /** One fragment's values for `fragments` and `fragments_fts`. */
-export type FragmentRow = [
+type FragmentRow = [
 	weightClass: number,
 	ord: number,
 	kind: StoredCode,
@@ -36,7 +36,7 @@ export type FragmentRow = [
  * inserted, so a long line's pieces are never all held at once. Such rows never cross threads (prefetch.ts leaves
  * long lines to the writer).
  */
-export type FtsBody = string | (() => string);
+type FtsBody = string | (() => string);
 
 /** One event's values for `events`, the facts its tree node is made of first, then its fragments' rows. */
 export type EventRow = [

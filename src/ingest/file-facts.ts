@@ -20,7 +20,7 @@ export interface CheckpointFacts extends FileFacts {
 }
 
 /** Facts of a bigint stat (dev and ino as strings: they exceed 2^53 on some file systems). */
-export function factsOf(st: BigIntStats): FileFacts {
+function factsOf(st: BigIntStats): FileFacts {
 	return {
 		dev: String(st.dev),
 		ino: String(st.ino),

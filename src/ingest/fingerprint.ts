@@ -7,7 +7,7 @@ import { hashBytes } from "../files/hash.js";
 import { readRange } from "../files/read-range.js";
 
 /** Bytes hashed at the head of a file and just before the checkpoint. */
-export const FINGERPRINT_BYTES = 4096;
+const FINGERPRINT_BYTES = 4096;
 
 /** Fingerprint of [start, end) of an open file, or null if the file no longer has those bytes. */
 export function hashRange(fd: number, start: number, end: number): string | null {

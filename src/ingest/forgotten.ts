@@ -17,7 +17,7 @@ export const TOMBSTONE_FILE = "forgotten.json";
 export const NO_INDEX_MARKER = "#no-event-index";
 
 /** Why a session is forgotten. */
-export type ForgetReason = "forget" | "marker" | "excluded";
+type ForgetReason = "forget" | "marker" | "excluded";
 
 /** One forgotten session file. */
 export interface Tombstone {
@@ -51,7 +51,7 @@ export function readTombstones(indexDir: string): Tombstone[] {
 }
 
 /** Replaces the tombstones of `indexDir` with `list` (a new file renamed over the old; the caller holds a write transaction). */
-export function writeTombstones(indexDir: string, list: readonly Tombstone[]): void {
+function writeTombstones(indexDir: string, list: readonly Tombstone[]): void {
 	const file = join(indexDir, TOMBSTONE_FILE);
 	const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
 	// "wx": never through a file (or symlink) someone left at the temporary name.

@@ -76,7 +76,7 @@ const HOT_PATH_BATCH_BYTES = 256 << 10;
  * waits in SQLite's busy handler (which sleeps up to 100 ms between tries, blocking the event loop) but polls every
  * millisecond; a writer frozen inside a transaction (a `reindex` stopped with Ctrl-Z) then costs nothing blocked.
  */
-export const HOT_PATH_BUSY_TIMEOUT_MS = 0;
+const HOT_PATH_BUSY_TIMEOUT_MS = 0;
 /**
  * How long after it began the hot path's sync keeps retrying a lock held elsewhere before answering from the index
  * as it is: its own newest lines then wait for the next sync. A bulk writer's commit can run FTS5's merge work for
@@ -105,7 +105,7 @@ const WORKER_YOUNG_GENERATION_MB = 8;
  * further gain. Headroom: an 8 MiB line (the longest one indexed) of one-byte, CJK or emoji text indexes within a
  * 40 MiB limit, and the test in test/ingest/bulk-writes.test.ts pins it under this one.
  */
-export const WORKER_OLD_GENERATION_MB = 128;
+const WORKER_OLD_GENERATION_MB = 128;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 /** The hot path's checkpoint scheduler (none for a read-only store). */

@@ -9,7 +9,7 @@ import { decodeUtf8 } from "../parse/parse-chunk.js";
 import type { LongValues } from "../parse/types.js";
 
 /** Bytes of a long value's JSON text decoded at a time. */
-export const VALUE_WINDOW_BYTES = 64 * 1024;
+const VALUE_WINDOW_BYTES = 64 * 1024;
 
 // Private-use brackets and a per-process nonce: no text of a session holds one of this process's markers.
 const NONCE = randomBytes(9).toString("base64url");

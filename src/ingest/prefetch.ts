@@ -25,7 +25,7 @@ import { startHelperThread, type WorkerHeap } from "./worker-start.js";
  * Longest the thread may take to load, and the writer to wait for its next message, before the writer reads for
  * itself for the rest of the pass.
  */
-export const PREFETCH_STALL_MS = 5_000;
+const PREFETCH_STALL_MS = 5_000;
 
 /**
  * The prefetch thread's heap limits: it holds a few MiB of prepared rows and lines shorter than HUGE_LINE_BYTES. A

@@ -8,7 +8,6 @@ import { LINE_HASH_BYTES, lineHash } from "../files/hash.js";
 import { DEFAULT_MAX_LINE_BYTES, initialParseState, NEWLINE, parseChunk } from "../parse/parse-chunk.js";
 import type { ParseState, SkipReceipt } from "../parse/types.js";
 import { projectEntry } from "../project/project-entry.js";
-import type { ProjectedEvent } from "../project/types.js";
 import { collectGarbage } from "../runtime.js";
 import type { PreparedDictionary } from "../store/lz-dict.js";
 import {

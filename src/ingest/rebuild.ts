@@ -19,7 +19,7 @@ import {
 } from "./catch-up-job.js";
 
 /** Why nothing can be indexed in a directory this process cannot write. */
-export const READ_ONLY_DIR = "the index directory is read-only (not writable by this user)";
+const READ_ONLY_DIR = "the index directory is read-only (not writable by this user)";
 
 /** Held for the whole rebuild (of this index format); coverage reports "rebuilding" while it exists. */
 export const REBUILD_LOCK = formatLockName("rebuild");

@@ -20,7 +20,7 @@ import { CallFiles } from "./call-files.js";
 import { type IndexedEvent, isRetrieval, rowOf } from "./event-rows.js";
 
 /** Receipts kept per source (the count is kept in full). */
-export const MAX_RECEIPTS = 50;
+const MAX_RECEIPTS = 50;
 
 /** Each kind's stored code, back to its name (a kind this version has no code for is stored as its text). */
 const KIND_OF_CODE = new Map<StoredCode, string>(SEMANTIC_KINDS.map((k) => [encodeCode("kind", k), k]));

@@ -528,7 +528,7 @@ function headerFields(header: SessionHeader | undefined, ownPath: string): Check
 }
 
 /** Pi records parentSession as given on its command line; a relative one is relative to where Pi ran. */
-export function resolveParentSession(parent: string, cwd: string, ownPath: string): string {
+function resolveParentSession(parent: string, cwd: string, ownPath: string): string {
 	if (isAbsolute(parent)) return resolve(parent);
 	return cwd ? resolve(cwd, parent) : resolve(dirname(ownPath), parent);
 }

@@ -17,7 +17,7 @@ import { CHUNK_BYTES, chunkReader, nextParseBuffer } from "./chunk-reader.js";
  * Bytes read between two full garbage collections. V8 puts off collecting the chunks, decoded lines and projections
  * a read leaves behind while its heap grows (the bulk pass does the same: catch-up-job.ts BULK_COLLECT_BYTES).
  */
-export const VERIFY_COLLECT_BYTES = 16 << 20;
+const VERIFY_COLLECT_BYTES = 16 << 20;
 
 /** Counts the bytes a verify read, across files, and collects garbage every VERIFY_COLLECT_BYTES. */
 export class GarbageCollector {

@@ -10,7 +10,7 @@
 import type { SessionEntry, SessionHeader, SessionMessageEntry } from "@earendil-works/pi-coding-agent";
 
 /** `T` as read from a JSON line: every field optional and of unknown type. */
-export type Untrusted<T> = { readonly [K in keyof T]?: unknown };
+type Untrusted<T> = { readonly [K in keyof T]?: unknown };
 
 /** A session file's first line, with v1's `branchedFrom` (Pi migrates it away; its types no longer name it). */
 export type PiHeaderLine = Untrusted<SessionHeader> & { readonly branchedFrom?: unknown };

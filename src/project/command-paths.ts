@@ -22,7 +22,7 @@ const NOT_A_PATH = /[\s$*?[\]{}()`'"<>|;&=,~!#^%\\]/;
 const WITH_EXTENSION = /^[^.]+(\.[^.]+)*\.[A-Za-z][A-Za-z0-9_-]{0,9}$|^\.[A-Za-z][^/]*$/;
 
 /** The shell words of `command`, with each heredoc's body left out. */
-export function shellWords(command: string): string[] {
+function shellWords(command: string): string[] {
 	const words: string[] = [];
 	let word = "";
 	let quoted = false;

@@ -2,7 +2,7 @@
 import { isHighSurrogate } from "../text/code-points.js";
 
 /** Bound on any string attribute value, in code points. */
-export const MAX_ATTRIBUTE_CHARS = 200;
+const MAX_ATTRIBUTE_CHARS = 200;
 
 /** `text` cut to at most `max` code points (never splitting a surrogate pair), with "…" when cut. */
 export function boundString(text: string, max = MAX_ATTRIBUTE_CHARS): string {

@@ -16,7 +16,7 @@ const LINKED_TYPES = new Set(["compaction", "branch_summary", "context_edit"]);
 const CONTEXT_TYPES = new Set(["message", "custom_message", "branch_summary", "compaction"]);
 
 /** Whether entries of this type can ever be part of the model's context. */
-export function reachesModel(entryType: string): boolean {
+function reachesModel(entryType: string): boolean {
 	return CONTEXT_TYPES.has(entryType);
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** A prepared statement: positional parameters, plain-object rows. */
-export interface QueryStatement {
+interface QueryStatement {
 	all(...params: unknown[]): unknown[];
 	get(...params: unknown[]): unknown;
 }
@@ -17,7 +17,7 @@ export interface QueryDb {
 const cache = new WeakMap<QueryDb, Map<string, QueryStatement>>();
 
 /** A cached prepared statement for `sql` on `db`. */
-export function stmt(db: QueryDb, sql: string): QueryStatement {
+function stmt(db: QueryDb, sql: string): QueryStatement {
 	let perDb = cache.get(db);
 	if (perDb === undefined) {
 		perDb = new Map();

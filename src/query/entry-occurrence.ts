@@ -9,7 +9,7 @@
 import { get, type QueryDb } from "./db.js";
 
 /** Separates an entry id from its occurrence number in the name of an entry another of its id shadows. */
-export const OCCURRENCE_MARK = "~";
+const OCCURRENCE_MARK = "~";
 
 /** An entry as it is named: the plain id (`n` undefined) or the n-th of its id in file order. */
 export interface EntryName {

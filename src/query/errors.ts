@@ -6,7 +6,7 @@ import { previewText } from "../text/preview.js";
 export const MAX_ERROR_CHARS = 400;
 
 /** Longest piece of caller input an error message echoes back, in code points. */
-export const MAX_ECHO_CHARS = 80;
+const MAX_ECHO_CHARS = 80;
 
 /** `text` within `budget` code points: head and tail kept, the middle elided. */
 export function clipText(text: string, budget: number): string {

@@ -9,7 +9,7 @@ import { isUnicode61Separator } from "../text/query-compiler.js";
 import { hasCjk } from "../text/search-text.js";
 
 /** Occurrences considered per phrase: bounds the work on a very repetitive text. */
-export const MAX_OCCURRENCES_PER_PHRASE = 2000;
+const MAX_OCCURRENCES_PER_PHRASE = 2000;
 /** A window wider than this many UTF-16 units is never "close", so its tokens are not counted. */
 const MAX_WINDOW_UNITS = 2000;
 
@@ -17,7 +17,7 @@ const MAX_WINDOW_UNITS = 2000;
 const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]|[\u0300-\u036f]/;
 
 /** Case and accent folding close to what unicode61 remove_diacritics 2 stores. */
-export function foldForProximity(text: string): string {
+function foldForProximity(text: string): string {
 	if (!ACCENTED.test(text)) return text.toLowerCase();
 	return text
 		.normalize("NFD")

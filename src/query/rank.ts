@@ -29,9 +29,9 @@ export interface RankCandidate {
 }
 
 /** Proximity bonus when every query term/phrase sits within this many extra tokens of the others. */
-export const PROXIMITY_WINDOW = 12;
+const PROXIMITY_WINDOW = 12;
 /** The bonus for adjacent terms: relevance is multiplied by up to 1 + PROXIMITY_WEIGHT. */
-export const PROXIMITY_WEIGHT = 1;
+const PROXIMITY_WEIGHT = 1;
 
 /** Candidates (in candidate order) whose text is read for proximity. */
 export const RERANK_LIMIT = 200;
@@ -70,7 +70,7 @@ export function proximityBonus(slack: number | undefined): number {
 /**
  * Relevance before proximity (positive, higher is better): minus the weighted bm25 of fragments_fts (WEIGHTED_BM25).
  */
-export function baseRelevance(c: Pick<RankCandidate, "score">): number {
+function baseRelevance(c: Pick<RankCandidate, "score">): number {
 	return -c.score;
 }
 

@@ -156,7 +156,7 @@ function appendWalk(db: QueryDb, source: SourceLite, target: EventLite, before: 
  * Session-fork receipts for the entries of the window: child sessions copied from this one that diverge at one of
  * them, and this session's own divergence from its parent. Only indexed, authorized sessions take part.
  */
-export function sessionForkReceipts(
+function sessionForkReceipts(
 	db: QueryDb,
 	auth: AuthorizedRoots,
 	source: SourceLite,

@@ -14,11 +14,7 @@ const COMPARED_CHARS = 64;
 const folded = (key: string) => key.slice(0, COMPARED_CHARS).toLowerCase().replace(/[_-]/g, "");
 
 /** The valid key nearest to `key`: an alias's target, a close spelling, else the least edit distance. */
-export function nearestKey(
-	key: string,
-	known: readonly string[],
-	aliases: Readonly<Record<string, string>> = {},
-): string {
+function nearestKey(key: string, known: readonly string[], aliases: Readonly<Record<string, string>> = {}): string {
 	const alias = Object.hasOwn(aliases, key) ? aliases[key] : undefined;
 	if (alias !== undefined) return alias;
 	const byFolded = new Map(known.map((k) => [folded(k), k]));

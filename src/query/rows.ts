@@ -10,7 +10,7 @@ import { decodeFragmentText, type StoredFragmentText } from "../store/fragment-t
 import { computeCoverage } from "../store/source-counts.js";
 import { textDictionaryOf } from "../store/text-dictionary.js";
 import { redactSecrets } from "../text/redact.js";
-import { type AuthorizedRoots, authorizationSql, isVisibleSource } from "./authorize.js";
+import { type AuthorizedRoots, authorizationSql } from "./authorize.js";
 import { all, get, type QueryDb } from "./db.js";
 import { entryName, entrySeq } from "./entry-occurrence.js";
 
@@ -160,7 +160,7 @@ export function linkedTo(db: QueryDb, sourceId: number, entryId: string, limit: 
 }
 
 /** The current label of an entry (latest label event wins; an empty label clears). */
-export function currentLabel(db: QueryDb, sourceId: number, entryId: string): string | undefined {
+function currentLabel(db: QueryDb, sourceId: number, entryId: string): string | undefined {
 	const row = get<{ seq: number; attributes: string; text: StoredFragmentText | null }>(
 		db,
 		`SELECT e.seq AS seq, ${decodedAttributesSql("e.attributes")} AS attributes,
@@ -178,7 +178,7 @@ export function currentLabel(db: QueryDb, sourceId: number, entryId: string): st
 }
 
 /** The attributes JSON object of an event (never throws). */
-export function parseAttributes(json: string): Record<string, string | number | boolean | null> {
+function parseAttributes(json: string): Record<string, string | number | boolean | null> {
 	try {
 		const value: unknown = JSON.parse(json);
 		if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
@@ -254,9 +254,4 @@ export function toMetadata(db: QueryDb, source: SourceLite, e: EventLite): Event
 /** An event reference of a source. */
 export function refOf(source: SourceLite, entryId: string): EventRef {
 	return { sessionId: source.sessionId ?? "", entryId };
-}
-
-/** True when a source is visible under `auth` (header cwd inside an authorized root, confined to nobody or us). */
-export function sourceVisible(source: SourceLite, auth: AuthorizedRoots): boolean {
-	return isVisibleSource(source, auth);
 }

@@ -16,7 +16,7 @@ export const MIN_SESSION_PREFIX = 4;
 export const SESSION_PREFIX_HELP = `or a unique prefix of it (at least ${MIN_SESSION_PREFIX} characters)`;
 
 /** Most candidates an ambiguous prefix names. */
-export const MAX_PREFIX_CANDIDATES = 5;
+const MAX_PREFIX_CANDIDATES = 5;
 
 /** Above every character a session id can hold: `prefix + PAST_END` bounds the index range of the prefix. */
 const PAST_END = "\u{10FFFF}";

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { onBun } from "../runtime.js";
-import { DriverLoadError, type OpenDriver, type SqliteDb, type SqliteDriverName } from "./driver.js";
+import type { OpenDriver, SqliteDb, SqliteDriverName } from "./driver.js";
 import { PackedTextError } from "./lz-dict.js";
 import { StoreDamageError } from "./store-damage.js";
 
@@ -66,7 +66,7 @@ export function storeFiles(path: string): StoreFile[] {
 }
 
 /** Bytes a WAL file is truncated to when it restarts after a checkpoint. */
-export const WAL_SIZE_LIMIT = 4 << 20;
+const WAL_SIZE_LIMIT = 4 << 20;
 
 /**
  * Bytes of the database file a connection reads through mmap (SQLite's compile-time ceiling, ≈ 2 GiB) instead of
@@ -80,13 +80,13 @@ export const WAL_SIZE_LIMIT = 4 << 20;
 export const QUERY_MMAP_BYTES = 0x7fff0000;
 
 /** Default busy timeout: long enough that no SQLITE_BUSY reaches a tool result under normal contention. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * The environment variable that picks a driver by name instead (benchmarks run both drivers side by side; tests pin
  * one): any SqliteDriverName the runtime can load.
  */
-export const DRIVER_ENV = "PEI_SQLITE_DRIVER";
+const DRIVER_ENV = "PEI_SQLITE_DRIVER";
 
 let driverPromise: Promise<OpenDriver> | undefined;
 
@@ -255,7 +255,7 @@ export function isDiskFull(err: unknown): boolean {
 }
 
 /** Damage in plain words (SQLite's "database disk image is malformed" says neither what is lost nor what to do). */
-export const DAMAGED_STORE_REASON =
+const DAMAGED_STORE_REASON =
 	"the index is damaged; pi-event-index reindex moves it aside and rebuilds it from the session files";
 
 /** The text a person is shown for a store failure: a full disk and damage in plain words, anything else as it is. */

@@ -48,7 +48,7 @@ const EXPERIMENTAL_SQLITE = /SQLite is an experimental feature/;
  * node:sqlite when this Node has it without a flag, else undefined. `process.getBuiltinModule` keeps the import away
  * from loaders (Pi's jiti, vitest) and answers undefined instead of throwing where the module does not exist.
  */
-export function nodeSqliteModule(): NodeSqliteModule | undefined {
+function nodeSqliteModule(): NodeSqliteModule | undefined {
 	const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
 	if (typeof getBuiltin !== "function") return undefined;
 	const emit = process.emitWarning;

@@ -7,7 +7,7 @@
 import type { SemanticKind } from "../contract.js";
 
 /** What people and the model said outranks what tools were asked, which outranks what tools printed. */
-export const KIND_WEIGHTS: Readonly<Record<SemanticKind, number>> = {
+const KIND_WEIGHTS: Readonly<Record<SemanticKind, number>> = {
 	user_text: 1,
 	assistant_text: 1,
 	compaction_summary: 1,
@@ -26,7 +26,7 @@ export const KIND_WEIGHTS: Readonly<Record<SemanticKind, number>> = {
 const UNKNOWN_KIND_WEIGHT = 0.35;
 
 /** Fragments up to this many code points are not penalized for length. */
-export const LENGTH_FREE_CHARS = 1000;
+const LENGTH_FREE_CHARS = 1000;
 
 /**
  * Length steps: each doubling past LENGTH_FREE_CHARS multiplies by 1/√2 (a 40,000-character output gets 0.125),

@@ -29,7 +29,7 @@ export type StoredFragmentText = string | Uint8Array;
 export const MIN_PACK_BYTES = 24;
 
 /** A packed text is kept only if it is at most this share of the raw UTF-8 bytes. */
-export const PACK_GAIN = 0.9;
+const PACK_GAIN = 0.9;
 
 const PACK_WORTH: PackWorth = { minBytes: MIN_PACK_BYTES, gain: PACK_GAIN };
 

@@ -20,7 +20,7 @@ import { applyMigrations, MIGRATIONS_DIR } from "./migrations.js";
 export const STORE_LOCK = "store";
 
 /** Contents of the pointer file. */
-export interface GenerationPointer {
+interface GenerationPointer {
 	file: string;
 	createdAt: string;
 }
@@ -70,7 +70,7 @@ export function generationOf(file: string, format: number = INDEX_FORMAT): strin
 }
 
 /** A new, sortable, collision-free generation id. */
-export function newGenerationId(): string {
+function newGenerationId(): string {
 	return `${Date.now().toString(36).padStart(9, "0")}-${process.pid.toString(36)}-${randomBytes(3).toString("hex")}`;
 }
 

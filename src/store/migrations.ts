@@ -18,7 +18,7 @@ export interface KnownMigration {
 }
 
 /** How a database's applied migrations relate to the known ones. */
-export type MigrationStatus =
+type MigrationStatus =
 	/** Everything known is applied and nothing else. */
 	| "current"
 	/** Some known migrations are not applied yet (a fresh file, or a store made by an older version). */

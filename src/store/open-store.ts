@@ -32,13 +32,7 @@ import { withExclusiveLock } from "./lock.js";
 import { applyMigrations, MIGRATIONS_DIR, migrationState } from "./migrations.js";
 
 /** Why the store is a brand-new (empty) generation, when it is. */
-export type FreshReason =
-	| "new"
-	| "missing-file"
-	| "invalid-pointer"
-	| "format-mismatch"
-	| "corrupt"
-	| "migration-failed";
+type FreshReason = "new" | "missing-file" | "invalid-pointer" | "format-mismatch" | "corrupt" | "migration-failed";
 
 /** An open store. */
 export interface Store {
@@ -76,14 +70,7 @@ export interface OpenStoreOptions {
 }
 
 /** Why a store could not be opened. */
-export type OpenStoreErrorCode =
-	| "unwritable"
-	| "not-found"
-	| "incompatible"
-	| "locked"
-	| "unsafe"
-	| "failed"
-	| "driver";
+type OpenStoreErrorCode = "unwritable" | "not-found" | "incompatible" | "locked" | "unsafe" | "failed" | "driver";
 
 /** Outcome of `openStore`; a failure caused by SQLite carries its result code (callers word it by meaning). */
 export type OpenStoreResult =

@@ -7,7 +7,7 @@ import { ftsLag } from "./fts-ledger.js";
  */
 
 /** Source counts by state. */
-export interface SourceCounts {
+interface SourceCounts {
 	/** Rows in `sources` (files synced at least once, in part or in full). */
 	total: number;
 	/** Synced to their end (a trailing partial line waits) with no error. */
@@ -20,7 +20,7 @@ interface CountDb {
 	prepare(sql: string): { get(...params: unknown[]): unknown };
 }
 
-export function sourceCounts(db: CountDb): SourceCounts {
+function sourceCounts(db: CountDb): SourceCounts {
 	const c = (sql: string) => (db.prepare(sql).get() as { c: number }).c;
 	const total = c("SELECT count(*) AS c FROM sources");
 	const failed = c("SELECT count(*) AS c FROM sources INDEXED BY sources_failed WHERE last_error IS NOT NULL");

@@ -10,7 +10,7 @@ import type { SqliteDb } from "./driver.js";
 import { PackedTextError, type PreparedDictionary, prepareDictionary } from "./lz-dict.js";
 
 /** The `meta` key of the dictionary. */
-export const TEXT_DICTIONARY_KEY = "text_dictionary";
+const TEXT_DICTIONARY_KEY = "text_dictionary";
 
 /** Largest dictionary: past 64 KiB the 1 GB corpora gained under 2 % more (docs/store.md, "Fragment text"). */
 export const MAX_DICTIONARY_BYTES = 64 * 1024;

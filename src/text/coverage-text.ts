@@ -9,7 +9,7 @@ import type { CatchUpProgress, Coverage } from "../contract.js";
  * Files a catch-up indexes per second when nothing better is known (another process is indexing, or this one has
  * not finished a file yet): the cold build of bench figure 1 did 10,000 sessions in 64 s; rounded down.
  */
-export const NOMINAL_FILES_PER_SECOND = 100;
+const NOMINAL_FILES_PER_SECOND = 100;
 
 /** Never promise less than this: a retry also pays a sync and a query. */
 const MIN_RETRY_MS = 5_000;

@@ -63,7 +63,7 @@ function spelled(value: string): string {
 }
 
 /** What every tag token starts with (lowercase: unicode61 folds case). */
-export const TAG_PREFIX = "zz";
+const TAG_PREFIX = "zz";
 
 /** True when a query token (or, with `prefix`, a prefix query) could match a tag token. */
 export function looksLikeTag(token: string, prefix = false): boolean {

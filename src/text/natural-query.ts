@@ -60,7 +60,7 @@ export interface AnalyzedQuery {
 }
 
 /** Shortest English prefix offered: shorter ones ("use"*, "run"*) match too many unrelated words. */
-export const MIN_PREFIX_LENGTH = 4;
+const MIN_PREFIX_LENGTH = 4;
 
 /** Analyse a query. Errors (empty, no searchable words, too long) are compileQuery's, word for word. */
 export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {

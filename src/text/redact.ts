@@ -31,7 +31,7 @@ interface SecretRule {
 }
 
 /** Shannon entropy of `s` in bits per character (gitleaks' `entropy` threshold). */
-export function shannonEntropy(s: string): number {
+function shannonEntropy(s: string): number {
 	const counts = new Map<string, number>();
 	for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
 	let bits = 0;

@@ -4,7 +4,7 @@
  */
 
 /** Units of a relative time and how far back one of each goes. `m` is months (calendar), never minutes. */
-export const RELATIVE_UNITS = {
+const RELATIVE_UNITS = {
 	h: "hours",
 	d: "days",
 	w: "weeks",

@@ -27,7 +27,7 @@ const queries = () => import("../query/index.js");
 export type RuntimeRef = () => IndexRuntime | undefined;
 
 /** The caller identity for one tool call, from Pi's context. */
-export function callIdentity(ctx: ExtensionContext): CallIdentity {
+function callIdentity(ctx: ExtensionContext): CallIdentity {
 	const sm = ctx.sessionManager;
 	return {
 		cwd: ctx.cwd,
@@ -119,9 +119,4 @@ export function traceTool(runtimeRef: RuntimeRef): ToolDefinition<typeof tracePa
 			});
 		},
 	};
-}
-
-/** All three tools, in workflow order. */
-export function eventTools(runtimeRef: RuntimeRef) {
-	return [searchTool(runtimeRef), readTool(runtimeRef), traceTool(runtimeRef)] as const;
 }

@@ -29,10 +29,10 @@ export const MAX_TOOL_TEXT_CHARS = 48_000;
  * Budget of one metadata field (an id, a session name, a label, an attribute) in code points: a 200,000-character
  * label must not push the event's content out of the output.
  */
-export const MAX_FIELD_CHARS = 200;
+const MAX_FIELD_CHARS = 200;
 
 /** One metadata field within MAX_FIELD_CHARS, head and tail kept, on one line with no control character. */
-export function field(text: string): string {
+function field(text: string): string {
 	return clipText(escapeValue(text), MAX_FIELD_CHARS);
 }
 
@@ -72,7 +72,7 @@ function states(branch: string, selection: string): string {
 const quote = (text: string) => quoted(text);
 
 /** One line per hit: identity first (what event_read needs), then kind, states, time, and the snippet. */
-export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string {
+function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string {
 	const parts = [
 		`${index + 1}.`,
 		`sessionId=${hit.sessionId}`,
@@ -95,7 +95,7 @@ export function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext):
 }
 
 /** The first line of a relaxed result: how many hits have every term and how close the others come. */
-export function relaxedHeadline(result: EventSearchResult, query: string): string {
+function relaxedHeadline(result: EventSearchResult, query: string): string {
 	const { allTerms, someTerms } = result.tiers ?? { allTerms: 0, someTerms: 0 };
 	const partial = result.hits.filter((h) => h.missingTerms !== undefined);
 	const best = partial[0];
@@ -170,7 +170,7 @@ function metadataLine(e: EventMetadata, ctx: RenderContext): string {
 }
 
 /** The receipt of a head/tail preview: which ranges are shown and which are left out. */
-export function previewReceipt(p: TextPreview): string {
+function previewReceipt(p: TextPreview): string {
 	if (!p.truncated) return `${p.totalChars} chars`;
 	const shown = p.shownRanges.map((r) => `${r.start}-${r.end}`).join(", ");
 	const omitted = p.omittedRanges.map((r) => `${r.start}-${r.end}`).join(", ");

@@ -15,7 +15,7 @@ const str = (a: Args, key: string): string | undefined =>
 	typeof a[key] === "string" ? safe(a[key] as string) : undefined;
 
 /** The search filters as `key=value` words, in the order they matter to people. */
-export function searchFilterWords(a: Args): string[] {
+function searchFilterWords(a: Args): string[] {
 	const words: string[] = [];
 	const session = str(a, "sessionId");
 	if (session) words.push(`session=${session}`);
@@ -36,7 +36,7 @@ export function searchFilterWords(a: Args): string[] {
 }
 
 /** The target and options of a read or trace: `019cc284-117a/253f41d2 fragment=253f41d2#0 offset=4000`. */
-export function targetWords(a: Args): string[] {
+function targetWords(a: Args): string[] {
 	const words = [eventRef(str(a, "sessionId") ?? "?", str(a, "entryId") ?? "?")];
 	const fragment = str(a, "matchingFragmentId");
 	if (fragment) words.push(`fragment=${fragment}`);

@@ -37,7 +37,7 @@ export const PLAIN: Paint = {
 /** Hits listed in a collapsed search row. */
 export const COLLAPSED_HITS = 3;
 /** Most lines of an expanded row (a long window is paged with event_read, not scrolled past). */
-export const EXPANDED_MAX_LINES = 80;
+const EXPANDED_MAX_LINES = 80;
 /** Most lines of one snippet in an expanded row. */
 export const BODY_LINES = 3;
 /** Most lines of a read window in an expanded row. */

@@ -25,7 +25,7 @@ function edgesOf(t: EventTrace): TraceEdge[] {
 }
 
 /** `parent 1`, `children 2`, `related 5 (tool-result 2, file 3)`: the edge counts, one word group each. */
-export function edgeCounts(t: EventTrace): string[] {
+function edgeCounts(t: EventTrace): string[] {
 	const related = new Map<string, number>();
 	for (const e of t.related ?? []) related.set(e.kind, (related.get(e.kind) ?? 0) + 1);
 	const kinds = [...related].map(([k, n]) => `${k} ${n}`).join(", ");

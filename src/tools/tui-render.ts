@@ -21,7 +21,7 @@ type ToolRenderContext = Parameters<NonNullable<ToolDefinition["renderCall"]>>[2
 const ERROR_LINES = 4;
 
 /** Pi's theme as the screen builders' colours. */
-export function paintOf(theme: Theme): Paint {
+function paintOf(theme: Theme): Paint {
 	return {
 		title: (t) => theme.fg("toolTitle", theme.bold(t)),
 		accent: (t) => theme.fg("accent", t),
@@ -34,7 +34,7 @@ export function paintOf(theme: Theme): Paint {
 }
 
 /** A component whose lines are laid out again for each width (every line fits it). */
-export class FittedLines implements Component {
+class FittedLines implements Component {
 	constructor(private readonly build: (width: number) => string[]) {}
 
 	render(width: number): string[] {
@@ -47,13 +47,7 @@ export class FittedLines implements Component {
 }
 
 /** The lines of a successful result, collapsed or expanded. */
-export function resultLines(
-	tool: EventToolName,
-	details: unknown,
-	expanded: boolean,
-	width: number,
-	paint: Paint,
-): string[] {
+function resultLines(tool: EventToolName, details: unknown, expanded: boolean, width: number, paint: Paint): string[] {
 	if (!details || typeof details !== "object") return [paint.success("done")];
 	if (tool === "event_search") {
 		const r = details as EventSearchResult;

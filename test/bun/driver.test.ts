@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isCorruptionError, openDatabase, sqliteErrorCode } from "../../src/store/db.js";
-import { type SqliteDb, type SqliteDriverName } from "../../src/store/driver.js";
+import type { SqliteDb, SqliteDriverName } from "../../src/store/driver.js";
 import { applyMigrations, MIGRATIONS_DIR, migrationState } from "../../src/store/migrations.js";
 
 const onBun = typeof (process.versions as Record<string, string | undefined>).bun === "string";

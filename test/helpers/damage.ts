@@ -62,7 +62,7 @@ export function damageTables(path: string, tables: string[]): number {
 }
 
 /** Bytes a disk-like damage overwrites on each leaf page, and where (just past a leaf page's 8-byte header). */
-export const LEAF_DAMAGE = { offset: 8, bytes: 200 } as const;
+const LEAF_DAMAGE = { offset: 8, bytes: 200 } as const;
 
 /**
  * Overwrites LEAF_DAMAGE.bytes at LEAF_DAMAGE.offset of every leaf page of `tables` (their cell pointers and

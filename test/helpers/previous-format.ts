@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "./pi-cli.js";
 
 /** The last commit with index format 9 (the next one, b74ffd0, brought format 10: the full-text file). */
-export const PREVIOUS_FORMAT_COMMIT = "74f189a445179e9b09e62c75a74785c2b757e13c";
+const PREVIOUS_FORMAT_COMMIT = "74f189a445179e9b09e62c75a74785c2b757e13c";
 /** Its index format. */
 export const PREVIOUS_FORMAT = 9;
 /** Its catch-up lock: one name for every format then. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase } from "../../src/store/db.js";
-import { type SqliteDb } from "../../src/store/driver.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { applyMigrations, MIGRATIONS_DIR } from "../../src/store/migrations.js";
 
 export interface TempStore {

@@ -5,9 +5,9 @@
 import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { CatchUpProgress } from "../../src/contract.js";
 import { initFingerprints } from "../../src/files/hash.js";
 import { type CatchUpOptions, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
-import { type CatchUpProgress } from "../../src/contract.js";
 import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
 import { GroupCommit } from "../../src/ingest/group-commit.js";

@@ -10,11 +10,11 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IndexRuntime } from "../../src/extension/index-runtime.js";
+import { toPublicError } from "../../src/extension/public-errors.js";
 import { searchEvents } from "../../src/query/index.js";
 import { DISK_FULL_REASON } from "../../src/store/db.js";
 import { readPointer } from "../../src/store/generations.js";
-import { toPublicError } from "../../src/extension/public-errors.js";
-import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { expectModelSafe } from "../tools/model-boundary.js";

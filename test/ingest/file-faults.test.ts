@@ -12,8 +12,8 @@ import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { searchEvents } from "../../src/query/search.js";
 import { decodeFragmentText, type StoredFragmentText } from "../../src/store/fragment-text.js";
-import { storedPart } from "../../src/text/stored-head.js";
 import { textDictionaryOf } from "../../src/store/text-dictionary.js";
+import { storedPart } from "../../src/text/stored-head.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../helpers/temp-store.js";
 

@@ -2,11 +2,11 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IndexRuntime } from "../../src/extension/index-runtime.js";
+import { toPublicError } from "../../src/extension/public-errors.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { pointerFileName } from "../../src/store/format.js";
 import { readPointer } from "../../src/store/generations.js";
-import { toPublicError } from "../../src/extension/public-errors.js";
-import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
 

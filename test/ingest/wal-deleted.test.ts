@@ -20,10 +20,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IndexRuntime } from "../../src/extension/index-runtime.js";
+import { DAMAGED_MESSAGE, toPublicError } from "../../src/extension/public-errors.js";
 import { searchEvents } from "../../src/query/index.js";
 import { readPointer } from "../../src/store/generations.js";
-import { DAMAGED_MESSAGE, toPublicError } from "../../src/extension/public-errors.js";
-import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 import { ChildGroup } from "../helpers/children.js";
 import { lineFactory } from "../helpers/session-lines.js";

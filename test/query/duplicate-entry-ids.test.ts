@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventReadRequest } from "../../src/contract.js";
-import { readEvent, searchEvents, traceEvent } from "../../src/query/index.js";
 import { type CallIdentity, IndexRuntime } from "../../src/extension/index-runtime.js";
+import { readEvent, searchEvents, traceEvent } from "../../src/query/index.js";
 
 let tmp: string;
 let file: string;

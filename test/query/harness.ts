@@ -10,7 +10,7 @@ import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { openDatabase } from "../../src/store/db.js";
-import { type SqliteDb } from "../../src/store/driver.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { applyMigrations } from "../../src/store/migrations.js";
 import { KNOWN_SOURCES_KEY } from "../../src/store/source-counts.js";
 import { buildCorpus, type Corpus } from "./corpus.js";

@@ -27,8 +27,8 @@ import {
 	WEIGHTED_BM25,
 	weightClass,
 } from "../../src/store/fragment-ids.js";
-import { STORED_HEAD_CHARS } from "../../src/text/stored-head.js";
 import { knownMigrations } from "../../src/store/migrations.js";
+import { STORED_HEAD_CHARS } from "../../src/text/stored-head.js";
 import { classWeightedBm25 } from "../helpers/class-weighted-bm25.js";
 
 /** An in-memory database with every migration applied, as a store has. */

@@ -21,13 +21,19 @@ import { searchEvents } from "../../src/query/search.js";
 import { traceEvent } from "../../src/query/trace.js";
 import { codeSql, decodedSql } from "../../src/store/column-codes.js";
 import { isStoreDamage } from "../../src/store/db.js";
-import { type SqliteDb } from "../../src/store/driver.js";
-import { decodeFragmentPrefix, decodeFragmentText, encodeFragmentText, MIN_PACK_BYTES, type StoredFragmentText } from "../../src/store/fragment-text.js";
-import { STORED_HEAD_CHARS, storedPart } from "../../src/text/stored-head.js";
+import type { SqliteDb } from "../../src/store/driver.js";
+import {
+	decodeFragmentPrefix,
+	decodeFragmentText,
+	encodeFragmentText,
+	MIN_PACK_BYTES,
+	type StoredFragmentText,
+} from "../../src/store/fragment-text.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { type PreparedDictionary, prepareDictionary } from "../../src/store/lz-dict.js";
 import { trainTextDictionary } from "../../src/store/text-dictionary.js";
 import { sliceCodePoints } from "../../src/text/code-points.js";
+import { STORED_HEAD_CHARS, storedPart } from "../../src/text/stored-head.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "./temp-store.js";
 

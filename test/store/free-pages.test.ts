@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/db.js";
-import { type SqliteDb } from "../../src/store/driver.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { FREE_PAGES_STEP, releaseFreePages } from "../../src/store/free-pages.js";
 import { createGeneration } from "../../src/store/generations.js";
 import { tempDir } from "./temp-store.js";

@@ -12,7 +12,7 @@ import { directFtsWrites, type FtsWrites } from "../../src/ingest/source-rows.js
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { ftsFilePath, openDatabase } from "../../src/store/db.js";
-import { type SqliteDb } from "../../src/store/driver.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { readLedger } from "../../src/store/fts-ledger.js";
 import { openStore } from "../../src/store/open-store.js";
 import { computeCoverage } from "../../src/store/source-counts.js";

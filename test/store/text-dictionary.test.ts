@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { initFingerprints } from "../../src/files/hash.js";
 import { isStoreDamage, openDatabase } from "../../src/store/db.js";
-import { type SqliteDb } from "../../src/store/driver.js";
+import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
 import {
 	loadTextDictionary,

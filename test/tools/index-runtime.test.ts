@@ -16,8 +16,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { searchEvents } from "../../src/query/index.js";
 import { IndexRuntime } from "../../src/extension/index-runtime.js";
+import { searchEvents } from "../../src/query/index.js";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures/pi-0.73.1");
 

@@ -1,9 +1,9 @@
 /** Model-facing text of the tools: bounded, one line per hit, no absolute paths in metadata, partial said out loud. */
 import { describe, expect, it } from "vitest";
 import type { Coverage, EventReadResult, EventSearchHit, EventSearchResult, EventTrace } from "../../src/contract.js";
+import { shortReason, stripPaths, toPublicError } from "../../src/extension/public-errors.js";
 import { QueryError } from "../../src/query/index.js";
 import { coverageText } from "../../src/text/coverage-text.js";
-import { shortReason, stripPaths, toPublicError } from "../../src/extension/public-errors.js";
 import {
 	capText,
 	displayPath,

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IndexRuntime } from "../../src/extension/index-runtime.js";
+import { DAMAGED_MESSAGE, toPublicError } from "../../src/extension/public-errors.js";
 import { searchEvents } from "../../src/query/index.js";
 import { ftsFilePath } from "../../src/store/db.js";
 import { readPointer } from "../../src/store/generations.js";
-import { DAMAGED_MESSAGE, toPublicError } from "../../src/extension/public-errors.js";
-import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { damageTables } from "../helpers/damage.js";
 import { expectModelSafe } from "./model-boundary.js";
 

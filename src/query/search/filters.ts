@@ -42,7 +42,7 @@ export interface FilterContext {
 }
 
 /** How a filter's value is typed (drives the schema and the CLI option kind). */
-export type FilterShape =
+type FilterShape =
 	| { type: "string" }
 	| { type: "path" }
 	| { type: "strings"; values?: readonly string[] }
@@ -51,7 +51,7 @@ export type FilterShape =
 	| { type: "time-range"; bound: string };
 
 /** One CLI flag of a filter; `key` names the sub-field of an object-valued filter (time.from). */
-export interface FilterFlag {
+interface FilterFlag {
 	flag: string;
 	value?: string;
 	help: string;
@@ -94,7 +94,7 @@ const has = (list: readonly string[], value: string) => list.includes(value);
 const KIND_VALUES: readonly string[] = [...new Set<string>([...SEMANTIC_KINDS, ...ENTRY_TYPES])];
 
 /** Visible cwds beyond which a tag form is not built (the SQL check alone applies). */
-export const MAX_TAG_ALTERNATIVES = 400;
+const MAX_TAG_ALTERNATIVES = 400;
 
 function placeholders(n: number): string {
 	return Array.from({ length: n }, () => "?").join(", ");
@@ -244,7 +244,7 @@ const errorFilter: SearchFilter<true> = {
 };
 
 /** Paths one search may name at most. */
-export const MAX_PATHS = 32;
+const MAX_PATHS = 32;
 
 const pathsFilter: SearchFilter<string[]> = {
 	field: "paths",
@@ -407,7 +407,7 @@ export interface ActiveFilter {
 }
 
 /** The keys of a search request: the query and every declared filter. */
-export const SEARCH_KEYS: readonly string[] = ["query", ...SEARCH_FILTERS.map((f) => f.field)];
+const SEARCH_KEYS: readonly string[] = ["query", ...SEARCH_FILTERS.map((f) => f.field)];
 
 /**
  * Parse every filter of a request (relative times against `now`); throws QueryError for an unknown key or the first

@@ -8,7 +8,7 @@ import type { AskedKind } from "../../text/request-words.js";
 import type { CandidateRow } from "./candidates.js";
 
 /** Factor on the score of a candidate of the wanted kind. */
-export const INTENT_BOOST = 2;
+const INTENT_BOOST = 2;
 
 const EDIT_TOOLS = new Set(["edit", "write"]);
 const OUTPUT_KINDS = new Set(["tool_result", "bash_output"]);

@@ -31,7 +31,7 @@ import { type SearchTerm, typedAsPhrase } from "./terms.js";
 const OR_CANDIDATES = 200;
 const TERM_CANDIDATES = 60;
 /** Document frequencies are counted up to this many fragments; commoner terms all weigh the same. */
-export const DF_COUNT_CAP = 10_000;
+const DF_COUNT_CAP = 10_000;
 /** Terms considered for relaxation at most (the rarest); the others count as missing. */
 const MAX_RELAXED_TERMS = 10;
 

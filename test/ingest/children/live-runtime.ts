@@ -7,9 +7,9 @@
  * {"error": public message}; `close` → closes the runtime and exits 0. Prints {"ready": true} once it is open.
  */
 import { createInterface } from "node:readline";
-import { searchEvents } from "../../../src/query/index.js";
-import { toPublicError } from "../../../src/extension/public-errors.js";
 import { IndexRuntime } from "../../../src/extension/index-runtime.js";
+import { toPublicError } from "../../../src/extension/public-errors.js";
+import { searchEvents } from "../../../src/query/index.js";
 
 const [cwd, mode] = process.argv.slice(2) as [string, string | undefined];
 const rt = IndexRuntime.start({ cwd, catchUp: mode === "catch-up" });
