@@ -83,7 +83,7 @@ async function answerAsIs<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<T> {
 async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: IndexQuery<T>): Promise<T> {
 	const { manager } = await openIndex(ctx);
 	// Opening may have moved a damaged generation aside already: the catch-up below rebuilds it.
-	let recovered = manager.store.fresh === "corrupt";
+	let recovered = manager.generation.damagedAtOpen;
 	const stop = () => void manager.close();
 	hooks.signal.addEventListener("abort", stop, { once: true });
 	const catchUp = async () => {
@@ -102,11 +102,11 @@ async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: Index
 	try {
 		const coverage = await catchUp();
 		try {
-			return fn(manager.store.db, cliCaller(ctx), coverage);
+			return fn(manager.queryDb, cliCaller(ctx), coverage);
 		} catch (err) {
 			if (!(await manager.recoverFromDamage(err))) throw err;
 			hooks.progress.note("the index is damaged: moved aside; rebuilding it from the session files…");
-			return fn(manager.store.db, cliCaller(ctx), await catchUp());
+			return fn(manager.queryDb, cliCaller(ctx), await catchUp());
 		}
 	} finally {
 		hooks.signal.removeEventListener("abort", stop);

@@ -91,7 +91,7 @@ export async function reindexCommand(
 	hooks.signal.addEventListener("abort", stopOnAbort, { once: true });
 	const unsubscribe = index.manager.onProgress((p) => hooks.progress.update(p));
 	// Opening may already have moved a damaged generation aside (a fresh one then gets the whole pass).
-	const damagedAtOpen = index.manager.store.fresh === "corrupt";
+	const damagedAtOpen = index.manager.generation.damagedAtOpen;
 	try {
 		const report = await (opts.full ? rebuild(ctx, index, hooks) : incremental(ctx, index, opts, hooks));
 		return { ...report, recoveredFromDamage: report.recoveredFromDamage || damagedAtOpen };
@@ -104,7 +104,7 @@ export async function reindexCommand(
 }
 
 function readOnlyError(ctx: CliContext, index: WorkspaceIndex): CliError {
-	const why = index.manager.store.readOnlyReason ?? "not writable";
+	const why = index.manager.generation.readOnlyReason ?? "not writable";
 	return new CliError(`the index in ${ctx.indexDir} is read-only (${why}); nothing was indexed`, "read_only");
 }
 
@@ -128,7 +128,7 @@ async function incremental(
 			hooks.progress.end();
 			if (outcome.result.stopped) throw interrupted();
 			const coverage = await manager.coverage();
-			const generation = manager.store.generation;
+			const generation = manager.generation.id;
 			const { result, recovered } = outcome;
 			const report = { indexDir: ctx.indexDir, generation, waitedMs, recoveredFromDamage: recovered === true };
 			return { mode: "incremental", ...report, result, coverage };
@@ -152,7 +152,7 @@ async function incremental(
 
 async function rebuild(ctx: CliContext, index: WorkspaceIndex, hooks: CommandHooks): Promise<ReindexReport> {
 	const manager = index.manager;
-	if (manager.store.readOnly) throw readOnlyError(ctx, index);
+	if (manager.generation.readOnly) throw readOnlyError(ctx, index);
 	const started = Date.now();
 	const busy = rebuildBlocker(await indexLocks(ctx.indexDir));
 	if (busy) hooks.progress.note(`waiting for ${describeHolder(busy)}, which holds an index lock…`);
@@ -172,7 +172,7 @@ async function rebuild(ctx: CliContext, index: WorkspaceIndex, hooks: CommandHoo
 	return {
 		mode: "full",
 		indexDir: ctx.indexDir,
-		generation: manager.store.generation,
+		generation: manager.generation.id,
 		waitedMs: busy ? Math.max(0, Date.now() - started - outcome.result.elapsedMs) : 0,
 		recoveredFromDamage: false,
 		result: outcome.result,

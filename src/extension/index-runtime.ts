@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CatchUpProgress, Coverage } from "../contract.js";
 import { createLogger, errorFields, type LogLevel, type StoreLogger } from "../files/log.js";
-import type { CallerContext, QueryOptions } from "../query/index.js";
+import type { CallerContext, QueryDb, QueryOptions } from "../query/index.js";
 import {
 	type CatchUpOutcome,
 	DriverLoadError,
@@ -50,6 +50,8 @@ export interface CallIdentity {
 
 /** What a query callback receives. */
 export interface QueryScope {
+	/** The current generation's connection, for the query services. */
+	db: QueryDb;
 	index: WorkspaceIndex;
 	caller: CallerContext;
 	options: QueryOptions;
@@ -297,7 +299,7 @@ export class IndexRuntime {
 			coverage: () => coverage,
 			log: (message) => this.log("info", "query", { message }),
 		};
-		return fn({ index, caller, options, coverage });
+		return fn({ db: index.manager.queryDb, index, caller, options, coverage });
 	}
 
 	/**
@@ -349,15 +351,15 @@ export class IndexRuntime {
 		if (!index) {
 			return { open: false, error: this.openError ?? "closed", catchUpRunning: false, problems: [] };
 		}
-		const store = await index.manager.refresh();
-		const count = (table: string) => (store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+		const counts = await index.manager.rowCounts();
+		const generation = index.manager.generation;
 		return {
 			open: true,
 			indexDir: index.config.indexDir,
-			generation: store.generation,
-			readOnly: store.readOnly,
+			generation: generation.id,
+			readOnly: generation.readOnly,
 			coverage: await index.manager.coverage(),
-			counts: { sources: count("sources"), events: count("events"), fragments: count("fragments") },
+			counts,
 			forgotten: index.manager.forgotten.count(),
 			catchUpRunning: index.manager.catchUpRunning,
 			progress: index.manager.progress,

@@ -8,7 +8,7 @@ import { BACKGROUND_THREADS, type CatchUpThreads } from "../config/threads.js";
 import type { CatchUpProgress, Coverage } from "../contract.js";
 import { initFingerprints } from "../files/hash.js";
 import { isStoreDamage } from "../store/db.js";
-import { DriverLoadError } from "../store/driver.js";
+import { DriverLoadError, type SqliteDb } from "../store/driver.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
@@ -108,6 +108,23 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 const WORKER_OLD_GENERATION_MB = 128;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
+/** The current generation as the outside sees it. */
+export interface GenerationView {
+	id: string;
+	/** True when this process must not write (newer schema, unwritable directory, or asked to). */
+	readOnly: boolean;
+	readOnlyReason?: string;
+	/** Opening found the generation damaged and moved it aside: the new one is empty until a catch-up fills it. */
+	damagedAtOpen: boolean;
+}
+
+/** Rows of the current generation. */
+export interface RowCounts {
+	sources: number;
+	events: number;
+	fragments: number;
+}
+
 /** The hot path's checkpoint scheduler (none for a read-only store). */
 function checkpointsFor(store: Store): DeferredCheckpoint | undefined {
 	return store.readOnly ? undefined : new DeferredCheckpoint(store.db);
@@ -169,6 +186,29 @@ export class IndexManager {
 	/** The store as last opened; call `refresh()` first to follow a newly published generation. */
 	get store(): Store {
 		return this.current;
+	}
+
+	/** The current generation's connection, as the query services take it (the callers never see the store). */
+	get queryDb(): SqliteDb {
+		return this.current.db;
+	}
+
+	/** What the CLI and `/event-index status` report of the current generation. */
+	get generation(): GenerationView {
+		const s = this.current;
+		return {
+			id: s.generation,
+			readOnly: s.readOnly,
+			readOnlyReason: s.readOnlyReason,
+			damagedAtOpen: s.fresh === "corrupt",
+		};
+	}
+
+	/** Row counts of the current generation (after following a newly published one). */
+	async rowCounts(): Promise<RowCounts> {
+		const { db } = await this.refresh();
+		const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+		return { sources: count("sources"), events: count("events"), fragments: count("fragments") };
 	}
 
 	/** Switches to a newly published generation (after a rebuild or recovery) without a restart. */

@@ -5,6 +5,7 @@
  * per candidate. It only orders candidates FTS5 already matched; it never decides what matches.
  */
 import { isLowSurrogate } from "../text/code-points.js";
+import { foldLikeUnicode61 } from "../text/fold.js";
 import { isUnicode61Separator } from "../text/query-compiler.js";
 import { hasCjk } from "../text/search-text.js";
 
@@ -12,18 +13,6 @@ import { hasCjk } from "../text/search-text.js";
 const MAX_OCCURRENCES_PER_PHRASE = 2000;
 /** A window wider than this many UTF-16 units is never "close", so its tokens are not counted. */
 const MAX_WINDOW_UNITS = 2000;
-
-/** Latin letters with diacritics and combining marks: the only text that needs the (slow) accent fold. */
-const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]|[\u0300-\u036f]/;
-
-/** Case and accent folding close to what unicode61 remove_diacritics 2 stores. */
-function foldForProximity(text: string): string {
-	if (!ACCENTED.test(text)) return text.toLowerCase();
-	return text
-		.normalize("NFD")
-		.replace(/\p{Mn}/gu, "")
-		.toLowerCase();
-}
 
 function separatorAt(s: string, i: number): boolean {
 	if (i < 0 || i >= s.length) return true;
@@ -60,7 +49,7 @@ function tokenCount(s: string): number {
  */
 export function proximitySlack(text: string, phrases: readonly (readonly string[])[]): number | undefined {
 	if (phrases.length < 2) return undefined;
-	const folded = foldForProximity(text);
+	const folded = foldLikeUnicode61(text);
 	// A phrase is located by its first token; its own length is subtracted below.
 	const needles = phrases.map((p) => p[0] ?? "");
 	const distinct = [...new Set(needles)];

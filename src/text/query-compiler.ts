@@ -6,6 +6,7 @@
  * (search-text.ts), and every token is emitted double-quoted, so the output can never be an FTS5 syntax error.
  */
 
+import { foldLikeUnicode61 } from "./fold.js";
 import { cjkRuns, cjkRunTokens, hasCjk } from "./search-text.js";
 
 /** A compiled query: the MATCH expression plus the tokens it searches for. */
@@ -163,15 +164,6 @@ function isCjkBigramOf(bigram: string, last: string): boolean {
 	return chars.length === 2 && chars[1] === last && hasCjk(bigram);
 }
 
-/** Lowercase and strip combining marks: approximately what unicode61 remove_diacritics 2 stores. */
-export function normalizeToken(t: string): string {
-	return t
-		.normalize("NFD")
-		.replace(/\p{Mn}/gu, "")
-		.normalize("NFC")
-		.toLowerCase();
-}
-
 function quote(t: QueryToken): string {
 	return `"${t.text.replaceAll('"', '""')}"${t.prefix ? "*" : ""}`;
 }
@@ -216,7 +208,7 @@ export function compileQuery(query: string): CompiledQuery | QueryError {
 			};
 		}
 		parts.push(tokens.map(quote).join(" + "));
-		const normalized = tokens.map((t) => normalizeToken(t.text));
+		const normalized = tokens.map((t) => foldLikeUnicode61(t.text));
 		phrases.push(normalized);
 		terms.push(...normalized);
 	}

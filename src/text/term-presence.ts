@@ -5,27 +5,13 @@
  * matched and missing terms of a relaxed hit without one FTS query per (term, fragment): with a MATCH, a rowid
  * lookup seeks in every segment of the term's doclist (≈ 0.3 ms on 1 GB).
  */
-import { lowerLikeUnicode61 } from "./natural-query.js";
+import { foldLikeUnicode61 } from "./fold.js";
 import { unicode61Tokens } from "./query-compiler.js";
 import { searchText } from "./search-text.js";
 
-const ASCII = /^[ -~]*$/;
-
-/** A token as the index stores it: diacritics removed (remove_diacritics 2), then lowercased as unicode61 does. */
-export function foldToken(token: string): string {
-	// Most tokens are ASCII: nothing to remove, and unicode61 lowercases ASCII as JavaScript does.
-	if (ASCII.test(token)) return token.toLowerCase();
-	return lowerLikeUnicode61(
-		token
-			.normalize("NFD")
-			.replace(/\p{Mn}/gu, "")
-			.normalize("NFC"),
-	);
-}
-
 /** The folded tokens of `text`, as the index sees it. */
 export function indexTokens(text: string): string[] {
-	return unicode61Tokens(searchText(text)).map(foldToken);
+	return unicode61Tokens(searchText(text)).map(foldLikeUnicode61);
 }
 
 /** True when some form (a token sequence) occurs in `tokens` as adjacent tokens. */

@@ -73,7 +73,7 @@ export function searchTool(runtimeRef: RuntimeRef): ToolDefinition<typeof search
 			return run(runtimeRef, "event_search", async (rt) => {
 				const who = callIdentity(ctx);
 				const { searchEvents } = await queries();
-				const result = await rt.query(who, (s) => searchEvents(s.index.manager.store.db, params, s.caller, s.options));
+				const result = await rt.query(who, (s) => searchEvents(s.db, params, s.caller, s.options));
 				return {
 					content: [
 						{ type: "text", text: renderSearchText(result, params.query, { cwd: who.cwd, progress: rt.progress }) },
@@ -93,7 +93,7 @@ export function readTool(runtimeRef: RuntimeRef): ToolDefinition<typeof readPara
 			return run(runtimeRef, "event_read", async (rt) => {
 				const who = callIdentity(ctx);
 				const { readEvent } = await queries();
-				const result = await rt.query(who, (s) => readEvent(s.index.manager.store.db, params, s.caller, s.options));
+				const result = await rt.query(who, (s) => readEvent(s.db, params, s.caller, s.options));
 				return {
 					content: [{ type: "text", text: renderReadText(result, { cwd: who.cwd, progress: rt.progress }) }],
 					details: result,
@@ -111,7 +111,7 @@ export function traceTool(runtimeRef: RuntimeRef): ToolDefinition<typeof tracePa
 			return run(runtimeRef, "event_trace", async (rt) => {
 				const who = callIdentity(ctx);
 				const { traceEvent } = await queries();
-				const result = await rt.query(who, (s) => traceEvent(s.index.manager.store.db, params, s.caller, s.options));
+				const result = await rt.query(who, (s) => traceEvent(s.db, params, s.caller, s.options));
 				return {
 					content: [{ type: "text", text: renderTraceText(result, { cwd: who.cwd, progress: rt.progress }) }],
 					details: result,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnalyzedQuery, analyzeQuery, lowerLikeUnicode61, type QueryTerm } from "../../src/text/natural-query.js";
+import { lowerLikeUnicode61 } from "../../src/text/fold.js";
+import { type AnalyzedQuery, analyzeQuery, type QueryTerm } from "../../src/text/natural-query.js";
 import { compileQuery, unicode61Tokens } from "../../src/text/query-compiler.js";
 import { MAX_WORD_FORMS } from "../../src/text/stem.js";
 import { ftsFixture } from "../store/temp-store.js";

@@ -7,11 +7,11 @@
  */
 
 import { textColumns } from "../../store/fragment-ids.js";
+import { foldLikeUnicode61 } from "../../text/fold.js";
 import { looksLikeTag } from "../../text/fragment-tags.js";
 import { analyzeQuery, type QueryTerm, type QuestionAsks } from "../../text/natural-query.js";
 import type { AskedKind } from "../../text/request-words.js";
 import { hasCjk } from "../../text/search-text.js";
-import { foldToken } from "../../text/term-presence.js";
 import { invalid } from "../errors.js";
 
 /** One term or quoted phrase of the query. */
@@ -85,7 +85,7 @@ function formMatches(unit: QueryTerm): string[] {
 
 /** The unit's forms as folded token sequences (the index folds what the analyser keeps, e.g. accents). */
 function formsOf(unit: QueryTerm): string[][] {
-	return [unit.text, ...unit.variants].map((v) => v.split(" ").map(foldToken));
+	return [unit.text, ...unit.variants].map((v) => v.split(" ").map(foldLikeUnicode61));
 }
 
 /** One analysed unit as the pipeline's term; `quoted` for a phrase (one form: no exactForm). */

@@ -10,7 +10,8 @@ import type { QueryDb } from "../../../src/query/db.js";
 import { decodedSql, decodedTimestampSql } from "../../../src/store/column-codes.js";
 import { decodeFragmentText, type StoredFragmentText } from "../../../src/store/fragment-text.js";
 import { textDictionaryOf } from "../../../src/store/text-dictionary.js";
-import { normalizeToken, unicode61Tokens } from "../../../src/text/query-compiler.js";
+import { foldLikeUnicode61 } from "../../../src/text/fold.js";
+import { unicode61Tokens } from "../../../src/text/query-compiler.js";
 
 interface Row {
 	sourceId: number;
@@ -72,12 +73,12 @@ export function oracleSearch(db: QueryDb, req: EventSearchRequest, callerCwd = "
 			JOIN sources s ON s.id = f.source_id`,
 		)
 		.all() as Row[];
-	const words = unicode61Tokens(req.query).map(normalizeToken);
+	const words = unicode61Tokens(req.query).map(foldLikeUnicode61);
 	const iso = (t: string) => new Date(Date.parse(t)).toISOString();
 	const out = new Set<string>();
 	for (const r of rows) {
 		if (!r.cwd) continue;
-		const tokens = new Set(unicode61Tokens(decodeFragmentText(r.text, textDictionaryOf(db))).map(normalizeToken));
+		const tokens = new Set(unicode61Tokens(decodeFragmentText(r.text, textDictionaryOf(db))).map(foldLikeUnicode61));
 		if (!words.every((w) => tokens.has(w))) continue;
 		const tool = r.fragmentTool ?? r.eventTool;
 		const named = req.toolNames ?? [];
