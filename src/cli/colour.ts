@@ -33,7 +33,7 @@ const sgr = (open: number, close: number) => (text: string) =>
 	text === "" ? text : `\x1b[${open}m${text}\x1b[${close}m`;
 
 /** Styles that do nothing. */
-export const PLAIN: Style = {
+export const NO_COLOUR: Style = {
 	on: false,
 	bold: (t) => t,
 	dim: (t) => t,
@@ -55,7 +55,7 @@ const ANSI: Style = {
 
 /** The styles for this run. */
 export function styleFor(env: Env, stdoutIsTTY: boolean, json: boolean): Style {
-	return !json && colourWanted(env, stdoutIsTTY) ? ANSI : PLAIN;
+	return !json && colourWanted(env, stdoutIsTTY) ? ANSI : NO_COLOUR;
 }
 
 function escapeRegExp(s: string): string {

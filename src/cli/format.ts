@@ -17,7 +17,7 @@ import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
 import { emptiedText } from "../text/emptied-text.js";
 import { framedText, oneLine, SESSION_TEXT_MARK, escapeValue as v } from "../text/safe-text.js";
-import { highlightTerms, PLAIN, type Style } from "./colour.js";
+import { highlightTerms, NO_COLOUR, type Style } from "./colour.js";
 import { flagOfField } from "./fields.js";
 
 export { oneLine };
@@ -174,7 +174,7 @@ export function formatSearch(
 	query: string,
 	r: EventSearchResult,
 	extras: SearchExtras = { files: new Map(), workspace: "" },
-	st: Style = PLAIN,
+	st: Style = NO_COLOUR,
 ): string {
 	const out: string[] = [searchHeading(query, r)];
 	r.hits.forEach((h, i) => {
@@ -202,7 +202,7 @@ export function formatSearch(
 export function formatSessions(
 	r: SessionList,
 	files: ReadonlyMap<string, string> = new Map(),
-	st: Style = PLAIN,
+	st: Style = NO_COLOUR,
 ): string {
 	const n = r.sessions.length;
 	const out = [

@@ -89,9 +89,9 @@ async function dispatch(line: CommandLine, io: CliIO): Promise<Outcome> {
 			return { data: r, text: formatReindex(r), exitCode: r.result.failed > 0 ? EXIT.failure : EXIT.ok };
 		}
 		case "status": {
-			const { formatStatus, statusCommand } = await import("./status.js");
+			const { statusText, statusCommand } = await import("./status.js");
 			const r = await statusCommand(ctx);
-			return { data: r, text: formatStatus(r), exitCode: EXIT.ok };
+			return { data: r, text: statusText(r), exitCode: EXIT.ok };
 		}
 		case "verify": {
 			const { formatVerify, verifyCommand } = await import("./verify.js");

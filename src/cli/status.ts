@@ -123,7 +123,7 @@ function lockLine(name: string, info: LockHolderInfo): string {
 }
 
 /** Human view of a status report. */
-export function formatStatus(r: StatusReport): string {
+export function statusText(r: StatusReport): string {
 	const out = [`index dir   ${r.indexDir}`];
 	if (!r.exists) {
 		out.push(`no index yet (format ${r.format}); run: pi-event-index reindex`);

@@ -58,7 +58,7 @@ export function reindexSummary(what: "catch-up" | "rebuild", r: CatchUpResult): 
 }
 
 /** Human-readable status, one fact per line. */
-export function formatStatus(s: RuntimeStatus): string {
+export function runtimeStatusText(s: RuntimeStatus): string {
 	if (!s.open) return `event index: not open (${s.error ?? "unknown reason"})`;
 	const lines = [`event index: ${s.indexDir}`];
 	lines.push(`generation: ${s.generation}${s.readOnly ? " (read-only: a newer version owns it)" : ""}`);
@@ -94,7 +94,7 @@ export async function runCommand(
 	}
 	try {
 		if (sub === "status" && words.length <= 1) {
-			say(ctx, formatStatus(await runtime.status()));
+			say(ctx, runtimeStatusText(await runtime.status()));
 			return;
 		}
 		if (sub === "reindex" && (words.length === 1 || (words.length === 2 && words[1] === "--full"))) {
@@ -161,7 +161,7 @@ async function reindex(ctx: ExtensionCommandContext, runtime: IndexRuntime, full
 		} else if (outcome.kind === "failed") {
 			say(ctx, `event index: ${what} failed: ${shortReason(outcome.error)}`, "error");
 		} else {
-			say(ctx, `${reindexSummary(what, outcome.result)}\n${formatStatus(await runtime.status())}`);
+			say(ctx, `${reindexSummary(what, outcome.result)}\n${runtimeStatusText(await runtime.status())}`);
 		}
 	} catch (err) {
 		say(ctx, `event index: ${what} failed: ${shortReason(err)}`, "error");

@@ -173,7 +173,3 @@ export const attributeSets = sqliteTable(
 	},
 	(t) => [uniqueIndex("attribute_sets_json").on(t.json)],
 );
-
-export type SourceRow = typeof sources.$inferSelect;
-export type EventRow = typeof events.$inferSelect;
-export type FragmentRow = typeof fragments.$inferSelect;

@@ -21,7 +21,7 @@ export interface CompiledQuery {
 }
 
 /** A query that cannot be searched, with a message fit for the model. */
-export interface QueryError {
+export interface UnsearchableQuery {
 	ok: false;
 	error: string;
 }
@@ -193,7 +193,7 @@ export function splitQuery(query: string): QuerySegment[] {
 }
 
 /** Compile a user query. Never returns an expression FTS5 rejects. */
-export function compileQuery(query: string): CompiledQuery | QueryError {
+export function compileQuery(query: string): CompiledQuery | UnsearchableQuery {
 	if (typeof query !== "string") return { ok: false, error: "The search query must be a string." };
 	const parts: string[] = [];
 	const phrases: string[][] = [];

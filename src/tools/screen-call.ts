@@ -3,7 +3,7 @@
  * quoting) or the event it targets, then every filter or option given; packed into the width, continuing on more
  * lines rather than dropping a filter.
  */
-import { type EventToolName, eventRef, type Paint, pack, safe, shortenPathLeft } from "./screen-text.js";
+import { type EventToolName, eventRef, type Paint, safe, shortenPathLeft, wrapWords } from "./screen-text.js";
 
 type Args = Record<string, unknown>;
 
@@ -51,11 +51,11 @@ export function callLines(tool: EventToolName, args: Args | undefined, width: nu
 	const a = args ?? {};
 	if (tool === "event_search") {
 		const query = str(a, "query") ?? "";
-		// The query's own words pack like the rest, so a long query wraps instead of hiding the filters.
+		// The query's own words wrapWords like the rest, so a long query wraps instead of hiding the filters.
 		const words = query.trim() === "" ? ['""'] : query.trim().split(/\s+/);
-		return pack([paint.title(tool), ...words.map(paint.accent), ...searchFilterWords(a).map(paint.muted)], width);
+		return wrapWords([paint.title(tool), ...words.map(paint.accent), ...searchFilterWords(a).map(paint.muted)], width);
 	}
-	return pack(
+	return wrapWords(
 		[paint.title(tool), ...targetWords(a).map((w, i) => (i === 0 ? paint.accent(w) : paint.muted(w)))],
 		width,
 	);

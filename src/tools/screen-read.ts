@@ -14,13 +14,13 @@ import {
 	flat,
 	kindOf,
 	type Paint,
-	pack,
 	partialMark,
 	safe,
 	shortenPathLeft,
 	shortSession,
 	shortTime,
 	WINDOW_LINES,
+	wrapWords,
 } from "./screen-text.js";
 
 /** The event's own kind: its first fragment's (or the window's), else its role or entry type. */
@@ -72,7 +72,7 @@ export function readExpanded(r: EventReadResult, width: number, paint: Paint): s
 	].filter(Boolean);
 	const lines = [
 		...readCollapsed(r, width, paint),
-		...pack(
+		...wrapWords(
 			where.map((w, i) => paint.muted(i === 0 ? w : `· ${w}`)),
 			width,
 		),

@@ -14,11 +14,11 @@ import {
 	flat,
 	kindOf,
 	type Paint,
-	pack,
 	partialMark,
 	safe,
 	shortenPathLeft,
 	shortTime,
+	wrapWords,
 } from "./screen-text.js";
 import { tuiWidth } from "./tui-width.js";
 
@@ -69,7 +69,7 @@ export function searchExpanded(r: EventSearchResult, width: number, paint: Paint
 		if (hit.forkCopies?.length)
 			extra.push(`also in ${hit.forkCopies.length} fork${hit.forkCopies.length === 1 ? "" : "s"}`);
 		lines.push(
-			...pack(
+			...wrapWords(
 				extra.map((e, j) => paint.dim(j === 0 ? `   ${e}` : `· ${e}`)),
 				width,
 				"   ",

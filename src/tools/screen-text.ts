@@ -11,7 +11,7 @@ import { tuiWidth } from "./tui-width.js";
 /** The three tool names. */
 export type EventToolName = "event_search" | "event_read" | "event_trace";
 
-/** Colours of the screen text (Pi's theme supplies them; PLAIN adds none). */
+/** Colours of the screen text (Pi's theme supplies them; UNPAINTED adds none). */
 export interface Paint {
 	title(text: string): string;
 	accent(text: string): string;
@@ -24,7 +24,7 @@ export interface Paint {
 
 const same = (text: string) => text;
 /** No colours. */
-export const PLAIN: Paint = {
+export const UNPAINTED: Paint = {
 	title: same,
 	accent: same,
 	muted: same,
@@ -96,7 +96,7 @@ export function eventRef(sessionId: string, entryId: string): string {
 }
 
 /** Words packed into lines of `width` columns; a continuation starts with `indent`; a too-long word is cut. */
-export function pack(words: string[], width: number, indent = "  "): string[] {
+export function wrapWords(words: string[], width: number, indent = "  "): string[] {
 	const lines: string[] = [];
 	let line = "";
 	for (const word of words.filter((w) => w !== "")) {

@@ -13,10 +13,10 @@ import {
 	flat,
 	kindOf,
 	type Paint,
-	pack,
 	safe,
 	shortenPathLeft,
 	shortTime,
+	wrapWords,
 } from "./screen-text.js";
 
 /** Every edge of a trace, parent first. */
@@ -43,7 +43,7 @@ function edgeCounts(t: EventTrace): string[] {
 export function traceCollapsed(t: EventTrace, width: number, paint: Paint): string[] {
 	const words = edgeCounts(t).map((p, i) => paint.success(i === 0 ? p : `· ${p}`));
 	if (t.coverage?.partial) words.push(paint.warning("· partial coverage"));
-	return pack(words, width);
+	return wrapWords(words, width);
 }
 
 function nodeLabel(n: TraceNode, targetSession: string, paint: Paint): string {

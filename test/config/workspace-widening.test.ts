@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeSessionDirName } from "../../src/config/pi-paths.js";
 import type { EventSearchResult } from "../../src/contract.js";
-import { formatStatus } from "../../src/extension/command.js";
+import { runtimeStatusText } from "../../src/extension/command.js";
 import { IndexRuntime } from "../../src/extension/index-runtime.js";
 import { LOG_FILE } from "../../src/files/log.js";
 import { searchEvents } from "../../src/query/index.js";
@@ -106,7 +106,7 @@ describe("a workspace config file may only narrow", () => {
 		const text = renderSearchText(result, "zebraquartz", { cwd: repo });
 		const notice = 'workspace config .pi/event-index.json ignored "indexDir", "authorization.allRoots"';
 		expect(text.split("\n").at(-1)).toContain(notice);
-		expect(formatStatus(await rt.status())).toContain(notice);
+		expect(runtimeStatusText(await rt.status())).toContain(notice);
 		await rt.close();
 		const log = readFileSync(join(agentDir, "event-index", LOG_FILE), "utf8");
 		expect(log).toContain('"event":"config_refused"');

@@ -16,7 +16,7 @@ import { READ_PROMPT, SEARCH_PROMPT, TRACE_PROMPT } from "../../src/tools/prompt
 import { renderReadText, renderSearchText } from "../../src/tools/render-text.js";
 import { readExpanded } from "../../src/tools/screen-read.js";
 import { searchExpanded } from "../../src/tools/screen-search.js";
-import { PLAIN } from "../../src/tools/screen-text.js";
+import { UNPAINTED } from "../../src/tools/screen-text.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 
 /** What the forged lines try to pass off as the tool's own. */
@@ -87,7 +87,7 @@ describe("stored text cannot forge the tools' output", () => {
 		expect(lines.filter((l) => l.startsWith("coverage:"))).toHaveLength(1);
 		expect(text).not.toMatch(CONTROL);
 		// pi-tui's own cut adds a colour reset; nothing else may reach the terminal.
-		const screen = searchExpanded(result, 100, PLAIN).join("\n").replaceAll("\u001b[0m", "");
+		const screen = searchExpanded(result, 100, UNPAINTED).join("\n").replaceAll("\u001b[0m", "");
 		expect(screen).not.toMatch(CONTROL);
 	});
 
@@ -109,7 +109,7 @@ describe("stored text cannot forge the tools' output", () => {
 		expect(text.split("\n").filter((l) => l.startsWith("coverage:"))).toHaveLength(1);
 		expect(text).toContain('session="nice\\u001b[31m ⏎ name"');
 		expect(text).not.toMatch(CONTROL);
-		expect(readExpanded(result, 100, PLAIN).join("\n").replaceAll("\u001b[0m", "")).not.toMatch(CONTROL);
+		expect(readExpanded(result, 100, UNPAINTED).join("\n").replaceAll("\u001b[0m", "")).not.toMatch(CONTROL);
 	});
 
 	it("the CLI prints the same values escaped and the text framed (human output)", async () => {

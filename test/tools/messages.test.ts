@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import type { Coverage } from "../../src/contract.js";
-import { formatStatus, reindexSummary } from "../../src/extension/command.js";
+import { reindexSummary, runtimeStatusText } from "../../src/extension/command.js";
 import { type CatchUpResult, emptyCatchUpResult } from "../../src/ingest/catch-up.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { readEvent } from "../../src/query/index.js";
@@ -42,7 +42,7 @@ describe("coverage, worded one way", () => {
 			);
 			const tool = renderSearchText({ hits: [], truncated: false, limit: 10, coverage: c }, "x", { cwd: "/" });
 			expect(tool.split("\n").at(-1)).toBe(line);
-			const status = formatStatus({
+			const status = runtimeStatusText({
 				open: true,
 				indexDir: "/i",
 				generation: "g1",
