@@ -43,7 +43,7 @@ export function lowerLikeUnicode61(token: string): string {
 }
 
 /** Nothing here decomposes into combining marks (ASCII and Latin-1 punctuation and symbols). */
-const NO_MARKS = /^[\u0000-\u00bf]*$/;
+const NO_MARKS = /^[\t\n\r -~\u00a0-\u00bf]*$/;
 
 /** Code points toLowerCase() folds differently from unicode61: Σ (final-sigma rule) and CASE_UNKNOWN_TO_UNICODE61. */
 const LOWERS_DIFFERENTLY = new RegExp(
