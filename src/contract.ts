@@ -1,5 +1,5 @@
 /**
- * The public tool contract (see docs/tool-contract.md, mirrored from the design's tool-design.md).
+ * The public tool contract (docs/tool-contract.md).
  * Every shape the model or the CLI's --json sees is declared here; nothing else is public.
  */
 

@@ -12,7 +12,7 @@ import type { EventSearchResult } from "../contract.js";
 import { formatSearch } from "./format.js";
 import { type CliIO, runCli } from "./run.js";
 
-/** The bundled fixtures (real Pi sessions; see fixtures/README.md). */
+/** The bundled fixtures: real sessions written by Pi 0.73.1 and Pi 1.6. */
 const FIXTURES_DIR = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 
 /** The workspace the demo reads as: the fixtures' sessions ran in /home/dev/project and /home/dev/sdk-project. */

@@ -1,6 +1,6 @@
 /**
  * Every output bound in one place. Configuration may lower or raise these within [min, max]; the model can
- * move a read window but never change a budget. Documented in docs/budgets.md.
+ * move a read window but never change a budget. Documented in docs/tool-contract.md, "Budgets".
  */
 export interface Budgets {
 	/** Hits returned by one event_search call. */

@@ -181,7 +181,7 @@ export function subdirectories(dir: string): string[] {
 }
 
 /**
- * The discovery roots of index-lifecycle.md: the effective session dir, every immediate sub-folder of
+ * The discovery roots (docs/lifecycle.md, "Discovery and catch-up"): the effective session dir, every immediate sub-folder of
  * `<agentDir>/sessions/`, the current session file's directory, and the configured extra roots.
  * Deduplicated by path; the first kind named for a path wins, in that order (the caller's own workspace
  * first). Never creates anything. Settings problems are reported by {@link effectiveSessionDir}.

@@ -272,7 +272,7 @@ export class SourceRows {
 	): number {
 		let fragmentCount = 0;
 		this.touched.touch(sourceId);
-		// Ids are slot × ID_STRIDE + weight class (rank.ts); the writer holds the store lock, so the slots are its own.
+		// Ids are slot × ID_STRIDE + weight class (store/fragment-ids.ts); the writer holds the store lock, so the slots are its own.
 		let slot = (this.nextSlot.get() as { slot: number }).slot;
 		const attributes = this.attributeSets.batch();
 		const source = sourceTags(sourceId, cwd);

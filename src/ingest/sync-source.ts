@@ -1,5 +1,5 @@
 /**
- * Sync of one session file (index-lifecycle.md, "Sync of one source"):
+ * Sync of one session file (docs/lifecycle.md, "Sync of one file"):
  *   1. stat; unchanged identity, size and mtime → done.
  *   2. gone, or forgotten (forgotten.ts) → its rows are removed.
  *   3. shrunk, new identity or a fingerprint mismatch → rows dropped, indexed again from byte 0.

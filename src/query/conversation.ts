@@ -1,6 +1,6 @@
 /**
  * The conversation as reads and traces show it: parents, children and neighbours step over the events that are no
- * part of it (Pi 1.x's system messages and usage entries, src/project/conversation.ts). Such an event is still read
+ * part of it (Pi 1.x's system messages and usage entries, src/parse/conversation.ts). Such an event is still read
  * and traced when asked for by id; it is only never shown as another event's parent, child or neighbour.
  */
 import { inConversation, SYSTEM_ROLE, USAGE_ENTRY } from "../parse/conversation.js";

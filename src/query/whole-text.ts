@@ -1,7 +1,7 @@
 /**
  * A fragment's whole text in the query services. The index keeps the first STORED_HEAD_CHARS code points of each
  * fragment (store/fragment-text.ts); the rest of a longer one is read again from its session file
- * (store/event-line.ts, `wholeFragmentText`).
+ * (session-file/event-line.ts, `wholeFragmentText`).
  */
 
 import { type EventLine, type FragmentText, readFragmentTexts, wholeFragmentText } from "../session-file/event-line.js";

@@ -12,7 +12,7 @@
  * 3: leaner rows (migration 0006): the FTS tags in column 0, and a tool result's tool name and call id only on its
  * event.
  * 4: two FTS columns (migration 0007): all text in column 0, the tags in column 1; a fragment's rank weight class is
- * its id modulo rank.ts ID_STRIDE instead of the column its text is in.
+ * its id modulo ID_STRIDE (fragment-ids.ts) instead of the column its text is in.
  * 5: coded columns and events without rowid (migration 0008): entry types, roles, tree states and fragment kinds
  * stored as small integers, timestamps as epoch ms (column-codes.ts).
  * 6: attribute objects shared by many events stored once (migration 0009, attribute-sets.ts); stored heads of 1,000
@@ -24,7 +24,7 @@
  * 9: a long text is several fragments of at most `PIECE_UNITS` UTF-16 units each (text-pieces.ts).
  * 10: the full-text index in a file of its own beside the store file (migration 0012, db.ts FTS_FILE_SUFFIX), so a
  * two-thread pass writes it from a third thread.
- * 11: Pi 1.x sessions (project/conversation.ts): system messages are never indexed, an attempt a `context_edit`
+ * 11: Pi 1.x sessions (parse/conversation.ts): system messages are never indexed, an attempt a `context_edit`
  * omits is `not-selected`, system messages a compaction keeps are `summarized`; `context_edit` and `usage` have codes.
  * 12: path tags (fragment-tags.ts `pathTags`) for the `paths` search filter, a tool call's own paths on its fragment
  * (migration 0013) and a tool result's files taken from its call; secrets masked in fragment texts and attributes

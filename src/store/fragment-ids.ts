@@ -1,6 +1,6 @@
 /**
  * What a fragment id means on disk: `slot × ID_STRIDE + weight class`, the class being the fragment's kind weight ×
- * length factor (docs/ranking.md, "Weights"), so a ranked full-text query weighs a row without any join. These
+ * length factor (docs/ranking.md, "Bounded work"), so a ranked full-text query weighs a row without any join. These
  * tables are therefore part of the index format: test/store/fragment-ids.test.ts derives the scheme's fingerprint
  * and fails when it changes while INDEX_FORMAT does not. Also the columns of fragments_fts.
  */

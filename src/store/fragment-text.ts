@@ -2,7 +2,7 @@
  * How fragment text is stored in `fragments.text`: the ONE module that encodes it for insert and decodes it for
  * reads, snippets and proximity ranking. Fragment text is most of the index's bytes (tool outputs, code), so:
  * - only the first STORED_HEAD_CHARS code points of a fragment are kept in the index; the whole text of a longer one is
- *   read again from its session file when it is needed (src/store/event-line.ts, checked by the line's hash). The FTS
+ *   read again from its session file when it is needed (src/session-file/event-line.ts, checked by the line's hash). The FTS
  *   body is written from the whole text, so every word stays searchable;
  * - a kept text of at least MIN_PACK_BYTES is stored packed (lz-dict.ts) as a BLOB whose first byte says against
  *   what: PACKED_ALONE, or PACKED_WITH_DICTIONARY, the generation's text dictionary (text-dictionary.ts); a shorter

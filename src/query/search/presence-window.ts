@@ -8,7 +8,7 @@
  * window is the same (the newest `cap` matches of the whole expression and the tags); the rare terms (and quoted
  * phrases) are still ranked by FTS5's weighted bm25 among its ids, and each form of a common term adds what bm25
  * adds for one occurrence (rank.ts, presenceScore): its idf estimated from its density over the window's rowids,
- * the fragment's row weight (its id, rank.ts) and length from FTS5's docsize record. Every query is a seek and a
+ * the fragment's row weight (its id, store/fragment-ids.ts) and length from FTS5's docsize record. Every query is a seek and a
  * bounded walk.
  * Tier 1 uses the same scoring for the form as typed (withPresenceBonus).
  */
