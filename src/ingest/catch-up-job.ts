@@ -46,11 +46,10 @@ export type CatchUpOutcome =
 
 /**
  * Settings for the connection that does bulk catch-up or a rebuild: a WAL checkpoint every 64 MiB instead of every
- * 4 MiB (fewer fsyncs). Measured on a 300 MB corpus: wall time 22–28 s → 14–15 s; durability is unchanged
- * (synchronous stays NORMAL). A larger page cache was measured too and left out: +65 MiB RSS for no gain; a
- * smaller one is set: 4 MiB instead of better-sqlite3's 16 MiB, which a 1 GB build filled (peak RSS of the generated
- * corpus 196–201 → 182–183 MiB, the build no slower: docs/lifecycle.md, "Memory"). No mmap (db.ts,
- * QUERY_MMAP_BYTES): a bulk pass reads what it merges once, and mapped pages it touched would count in its RSS.
+ * 4 MiB, for fewer fsyncs (durability is unchanged: synchronous stays NORMAL); a 4 MiB page cache, since a bigger one
+ * only grows the process (docs/lifecycle.md, "Memory"); no mmap (db.ts, QUERY_MMAP_BYTES): a bulk pass reads what it
+ * merges once, and mapped pages it touched would count in its RSS. Figures: docs/benchmarks.md, "Figures behind the
+ * constants".
  */
 export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384"];
 
@@ -78,13 +77,11 @@ export function settlePass(db: Pick<SqliteDb, "pragma" | "exec">): void {
 }
 
 /**
- * How FTS5 writes during a bulk pass, by its threads (docs/store.md, "FTS5's merges"). With two threads a 250 ms
- * group commit gathers several MiB of terms: at FTS5's defaults most of its segments were cut mid-transaction and
- * merged four at a time, again and again; 8 MiB and merges of 8 took 8 % less CPU. With the full-text thread and 1 s
- * groups, 4 MiB costs the same CPU as 8 (2 MiB: 2.5 % more), finds as fast, and the pending hash a two-thread build
- * holds is half the size (docs/benchmarks.md, session 28). One thread, Pi's background catch-up, keeps the defaults:
- * 8 MiB cost its peak RSS 7 MiB (figure 6) for no measurable gain, and its hot-path waits (figure 8) were measured
- * with merges of 4.
+ * How FTS5 writes during a bulk pass, by its threads (docs/store.md, "FTS5's merges"). Two threads gather several MiB
+ * of terms per group commit: at FTS5's defaults most segments were cut mid-transaction and merged again and again, so
+ * a larger pending hash and wider merges save CPU. One thread, Pi's background catch-up, keeps the defaults: memory
+ * counts more there, and its hot-path waits were measured with them. Figures: docs/benchmarks.md, "Figures behind
+ * the constants".
  */
 const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
 	1: FTS_DEFAULT_WRITE_SETTINGS,
@@ -95,8 +92,7 @@ const BULK_FTS_SETTINGS: Record<CatchUpThreads, FtsWriteSettings> = {
  * A bulk pass's full garbage collections, by its threads: one after every 32 MiB read on one thread (Pi's background
  * catch-up, where memory counts more than seconds), none on two (`reindex`, where the seconds count). V8 lets the
  * writing thread's heap and its garbage array buffers grow far past what is live before it collects on its own.
- * Measured on the generated 1 GB corpus, one thread through `IndexManager` (docs/benchmarks.md, session 24): peak RSS
- * 124.5 and 127.8 MiB without, 111.1 with, in 54–57 s either way (about 30 collections of a few tens of ms).
+ * Figures: docs/benchmarks.md, "Figures behind the constants".
  */
 const BULK_COLLECT_BYTES: Record<CatchUpThreads, number | undefined> = { 1: 32 << 20, 2: undefined };
 
@@ -110,9 +106,8 @@ export function tuneForBulkWrites(db: SqliteDb, threads: CatchUpThreads = 1): vo
 /**
  * Bulk passes group files into write transactions of about this long (group-commit.ts), by their threads. A group
  * ends early whenever a hot-path writer waits, so this bounds no tool call's wait; it is what a crash loses, and how
- * often the store and its full-text file commit. Two threads (`reindex`): 1 s, 2–3 % less CPU than 250 ms, measured
- * side by side (docs/benchmarks.md, session 28). One thread (Pi's background catch-up) keeps 250 ms, with which
- * figure 8 was measured.
+ * often the store and its full-text file commit. Two threads (`reindex`) commit less often, which saves CPU; one
+ * thread (Pi's background catch-up) commits every 250 ms, with which the hot-path waits were measured.
  */
 const BULK_GROUP_MS: Record<CatchUpThreads, number> = { 1: 250, 2: 1_000 };
 
@@ -127,8 +122,7 @@ const BULK_BATCH_BYTES = 256 << 10;
 
 /**
  * Read (and parse) size within a bulk batch. A waiting hot-path writer ends the batch after the current chunk, so it
- * waits for at most this much work instead of a whole batch: contention p95 (figure 8, generated corpus) 20.3 and
- * 22.6 ms with whole 256 KiB batches, 17.7 ms with batches that end early after a 64 KiB chunk (docs/benchmarks.md).
+ * waits for at most this much work instead of a whole batch.
  */
 const BULK_CHUNK_BYTES = 64 << 10;
 

@@ -67,9 +67,8 @@ export interface FtsReport {
 /**
  * Text the writer may have posted ahead of the full-text thread (in UTF-16 units, as it counts it): the rows in
  * flight between the threads stay bounded, however far behind the thread falls. Enough for the writer to go on while
- * the thread commits a group (FTS5 writes out its pending terms and merges then): with 4 MiB the writer, then the
- * prefetch thread, stopped during those commits, and the process kept 1.77 of the two cores busy; with 16 MiB 1.83
- * (docs/benchmarks.md, session 28).
+ * the thread commits a group (FTS5 writes out its pending terms and merges then); with less, the writer and then the
+ * prefetch thread stopped during those commits.
  */
 export const FTS_QUEUE_BYTES = 16 << 20;
 

@@ -80,10 +80,8 @@ const HOT_PATH_BUSY_TIMEOUT_MS = 0;
 /**
  * How long after it began the hot path's sync keeps retrying a lock held elsewhere before answering from the index
  * as it is: its own newest lines then wait for the next sync. A bulk writer's commit can run FTS5's merge work for
- * 50–130 ms (measured on a 100 MB catch-up), and one batch of a multi-MB line takes longer: a tool call does not
- * wait for those. 80 ms, so that the whole sync stays within the 100 ms issue #15 allows a tool call: its own work
- * is 1–4 ms, and on a busy machine a 1 ms retry timer fired up to 16 ms late (a trace of every sync over 40 ms in
- * benchmark figure 8; at 90 ms one sync took 99.8 ms). Of 17,327 syncs there, 2 more would have given up than at 90.
+ * longer than a tool call should wait, and so can one batch of a multi-MB line. The whole sync stays within the
+ * 100 ms a tool call is allowed, with room for a retry timer that fires late on a busy machine.
  */
 export const HOT_PATH_BUSY_WAIT_MS = 80;
 /**
@@ -93,17 +91,14 @@ export const HOT_PATH_BUSY_WAIT_MS = 80;
 export const SHUTDOWN_BUSY_WAIT_MS = 5_000;
 /**
  * The index worker's young generation. V8 sizes it for throughput (up to 3 × 16 MiB semi-spaces), and a catch-up
- * allocates fast: measured cold builds of 1 GB peaked at 320 MiB RSS with the default and 232 MiB with 8 MiB
- * (generated corpus; 215 -> 205 MiB on bigcorpus.py's), in the same time within noise.
+ * allocates fast: a smaller one keeps the build's peak RSS down in the same time.
  */
 const WORKER_YOUNG_GENERATION_MB = 8;
 /**
- * The index worker's old generation at most. V8 starts a heap's first full collection late (the worker's old
- * generation reached 50–59 MiB before its first one, then stayed at 13–35 MiB) and derives that start from this
- * limit, which otherwise is the process's (gigabytes). Measured cold builds of 1 GB, peak RSS of the process: 201 ->
- * 181 MiB (bigcorpus.py's) and 253 -> 233 MiB (generated), in the same time within noise; 64 MiB cost time for no
- * further gain. Headroom: an 8 MiB line (the longest one indexed) of one-byte, CJK or emoji text indexes within a
- * 40 MiB limit, and the test in test/ingest/bulk-writes.test.ts pins it under this one.
+ * The index worker's old generation at most. V8 starts a heap's first full collection late and derives that start
+ * from this limit, which otherwise is the process's (gigabytes): a lower limit keeps the build's peak RSS down in the
+ * same time. Headroom: an 8 MiB line (the longest one indexed) of one-byte, CJK or emoji text indexes within a
+ * 40 MiB limit, and test/ingest/bulk-writes.test.ts pins it under this one.
  */
 const WORKER_OLD_GENERATION_MB = 128;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));

@@ -29,8 +29,8 @@ const PREFETCH_STALL_MS = 5_000;
 
 /**
  * The prefetch thread's heap limits: it holds a few MiB of prepared rows and lines shorter than HUGE_LINE_BYTES. A
- * young generation of 4 MiB instead of 2 took 3 % less CPU of the whole build (fewer scavenges of rows still being
- * prepared), for 3–6 MiB of peak RSS (docs/benchmarks.md, session 28).
+ * young generation of 4 MiB instead of 2 saves CPU (fewer scavenges of rows still being prepared) for a few MiB of
+ * peak RSS.
  */
 const PREFETCH_HEAP: WorkerHeap = { youngMb: 4, oldMb: 64 };
 

@@ -1,7 +1,7 @@
 /**
  * Fairness between a bulk catch-up and the hot path across processes. SQLite queues writers with a sleeping busy
  * handler, so a hot-path sync (a tool call waiting) kept losing the race to catch-up's back-to-back transactions:
- * p95 730 ms, max 1.7 s in the benchmark. A hot-path writer now announces its write by touching a small file and
+ * seconds at worst. A hot-path writer now announces its write by touching a small file and
  * clears it when done; catch-up, between its batches, steps aside once per announcement while it is open.
  * Catch-up is never starved: it waits at most MAX_YIELD_MS per announcement and never twice for the same one.
  */

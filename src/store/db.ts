@@ -71,9 +71,8 @@ const WAL_SIZE_LIMIT = 4 << 20;
 /**
  * Bytes of the database file a connection reads through mmap (SQLite's compile-time ceiling, ≈ 2 GiB) instead of
  * copying pages into its own 2 MiB page cache. A search touches a few MiB of FTS pages, indexes and rows spread over
- * the whole file, and the classes of a session's questions evict each other from that cache: on the 1 GB corpora,
- * mapped reads made most query classes 15–45 % faster (errorOnly + tool results 22 → 14 ms), as a 64 MiB page cache
- * did, but the mapped pages are the kernel's page cache, shared by every Pi process and reclaimable, not 64 MiB of
+ * the whole file, and the classes of a session's questions evict each other from that cache: mapped reads are as fast
+ * as a large page cache, but the mapped pages are the kernel's page cache, shared by every Pi process and reclaimable, not 64 MiB of
  * heap per process. The cost: an I/O error while reading a mapped page is a signal, not an error code (docs/store.md,
  * "Connection settings"). Bulk writers turn it off (catch-up-job.ts).
  */
