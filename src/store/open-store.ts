@@ -117,84 +117,142 @@ function checkWritable(dir: string): string | undefined {
 	}
 }
 
+/** One attempt at opening the generation the pointer names, and what the loop does next. */
+type Attempt =
+	/** The generation is open, migrated and of this format. */
+	| { next: "opened"; db: SqliteDb; file: string }
+	/** A final answer: read-only, or a failure. */
+	| { next: "answer"; result: OpenStoreResult }
+	/** A fresh generation replaced the one named (new, corrupt, missing, of another format): read the pointer again. */
+	| { next: "replaced"; fresh: FreshReason }
+	/** The pointer moved under us: read it again. */
+	| { next: "again"; problem: string };
+
+/** What every attempt of one writable open shares. */
+interface OpenContext {
+	dir: string;
+	options: OpenStoreOptions;
+	logger: StoreLogger;
+	lockOpts: { wait: boolean; logger: StoreLogger; stale?: number };
+}
+
+/**
+ * Opens the current generation for writing, creating or replacing it when it is missing, damaged or of another
+ * format. Each attempt reads the pointer again, since another process may publish a generation at any time.
+ */
 async function openWritable(dir: string, options: OpenStoreOptions, logger: StoreLogger): Promise<OpenStoreResult> {
-	const lockOpts = { wait: true, logger, stale: options.lockStaleMs };
+	const ctx: OpenContext = { dir, options, logger, lockOpts: { wait: true, logger, stale: options.lockStaleMs } };
 	let fresh: FreshReason | undefined;
 	let lastProblem = "";
 	for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-		const ptr = readPointer(dir);
-		if (!ptr.ok) {
-			// Create the first generation (or replace an unreadable pointer) under the lock; re-check inside it
-			// because another process may have done it while we waited.
-			const reason: FreshReason = ptr.reason === "missing" ? "new" : "invalid-pointer";
-			if (ptr.reason === "invalid") logger.log("warn", "store.invalid_pointer", { detail: ptr.detail });
-			const made = await withExclusiveLock(
-				dir,
-				STORE_LOCK,
-				async () => {
-					const again = readPointer(dir);
-					if (again.ok || (again.reason === "missing") !== (ptr.reason === "missing")) return false;
-					await replaceGeneration(dir, options, logger);
-					return true;
-				},
-				lockOpts,
-			);
-			if (!made.ok) return lockFailure(made.error);
-			if (made.value) fresh = reason;
-			continue;
-		}
-		const { file } = ptr.pointer;
-		const path = join(dir, file);
-		let db: SqliteDb;
-		try {
-			db = await openDatabase(path, { fileMustExist: true });
-		} catch (err) {
-			if (isCorruptionError(err)) {
-				if (!(await recoverLocked(dir, file, "corrupt", err, options, logger))) return lockFailure(lastProblem);
-				fresh = "corrupt";
-				continue;
-			}
-			if (!exists(path)) {
-				// The pointer moved on and the old file was deleted between our two reads: read it again. If it
-				// keeps naming a missing file, replace the generation.
-				lastProblem = `generation file ${file} is missing`;
-				if (attempt >= 2) {
-					if (!(await recoverLocked(dir, file, "missing-file", err, options, logger))) return lockFailure(lastProblem);
-					fresh = "missing-file";
-				}
-				continue;
-			}
-			const code = sqliteErrorCode(err);
-			if (code?.startsWith("SQLITE_READONLY") || code === "SQLITE_CANTOPEN" || code === "SQLITE_PERM") {
-				return await openReadOnly(dir, logger, `index file is not writable (${code})`);
-			}
-			throw err;
-		}
-		let outcome: "ok" | "newer" | "format" | "corrupt" | "migration-failed";
-		try {
-			outcome = await prepare(db, dir, lockOpts, logger);
-		} catch (err) {
-			db.close();
-			if (!isCorruptionError(err)) throw err;
-			if (!(await recoverLocked(dir, file, "corrupt", err, options, logger))) return lockFailure(lastProblem);
-			fresh = "corrupt";
-			continue;
-		}
-		if (outcome === "ok") return { ok: true, store: makeStore(db, dir, file, false, undefined, fresh) };
-		db.close();
-		if (outcome === "newer") {
-			logger.log("warn", "store.newer_schema", { file });
-			return await openReadOnly(dir, logger, "the index was migrated by a newer version of pi-event-index");
-		}
-		const reason: FreshReason = outcome === "format" ? "format-mismatch" : outcome;
-		if (!(await recoverLocked(dir, file, reason, undefined, options, logger))) return lockFailure(lastProblem);
-		fresh = reason;
+		const step = await attemptOpen(ctx, attempt, lastProblem);
+		if (step.next === "opened") return { ok: true, store: makeStore({ db: step.db, dir, file: step.file, fresh }) };
+		if (step.next === "answer") return step.result;
+		if (step.next === "replaced") fresh = step.fresh;
+		else lastProblem = step.problem;
 	}
 	return {
 		ok: false,
 		code: "failed",
 		error: `cannot open the event index in ${dir}: ${lastProblem || "retries exhausted"}`,
 	};
+}
+
+async function attemptOpen(ctx: OpenContext, attempt: number, lastProblem: string): Promise<Attempt> {
+	const ptr = readPointer(ctx.dir);
+	if (!ptr.ok) return createFirstGeneration(ctx, ptr.reason, ptr.reason === "invalid" ? ptr.detail : undefined);
+	const { file } = ptr.pointer;
+	const opened = await openGenerationFile(ctx, file, attempt, lastProblem);
+	if ("next" in opened) return opened;
+	const { db } = opened;
+	let outcome: Awaited<ReturnType<typeof prepare>>;
+	try {
+		outcome = await prepare(db, ctx.dir, ctx.lockOpts, ctx.logger);
+	} catch (err) {
+		db.close();
+		if (!isCorruptionError(err)) throw err;
+		return replace(ctx, file, "corrupt", err, lastProblem);
+	}
+	if (outcome === "ok") return { next: "opened", db, file };
+	db.close();
+	if (outcome === "newer") {
+		ctx.logger.log("warn", "store.newer_schema", { file });
+		const result = await openReadOnly(
+			ctx.dir,
+			ctx.logger,
+			"the index was migrated by a newer version of pi-event-index",
+		);
+		return { next: "answer", result };
+	}
+	return replace(ctx, file, outcome === "format" ? "format-mismatch" : outcome, undefined, lastProblem);
+}
+
+/**
+ * Creates the first generation (or replaces an unreadable pointer) under the lock; checks again inside it, because
+ * another process may have done it while we waited.
+ */
+async function createFirstGeneration(ctx: OpenContext, why: "missing" | "invalid", detail?: string): Promise<Attempt> {
+	if (why === "invalid") ctx.logger.log("warn", "store.invalid_pointer", { detail });
+	const made = await withExclusiveLock(
+		ctx.dir,
+		STORE_LOCK,
+		async () => {
+			const again = readPointer(ctx.dir);
+			if (again.ok || (again.reason === "missing") !== (why === "missing")) return false;
+			await replaceGeneration(ctx.dir, ctx.options, ctx.logger);
+			return true;
+		},
+		ctx.lockOpts,
+	);
+	if (!made.ok) return { next: "answer", result: lockFailure(made.error) };
+	return made.value ? { next: "replaced", fresh: why === "missing" ? "new" : "invalid-pointer" } : again("");
+}
+
+/** The generation file opened for writing, or what to do instead. */
+async function openGenerationFile(
+	ctx: OpenContext,
+	file: string,
+	attempt: number,
+	lastProblem: string,
+): Promise<{ db: SqliteDb } | Attempt> {
+	const path = join(ctx.dir, file);
+	try {
+		return { db: await openDatabase(path, { fileMustExist: true }) };
+	} catch (err) {
+		if (isCorruptionError(err)) return replace(ctx, file, "corrupt", err, lastProblem);
+		if (!exists(path)) {
+			// The pointer moved on and the old file was deleted between our two reads: read it again. If it keeps
+			// naming a missing file, replace the generation.
+			const problem = `generation file ${file} is missing`;
+			return attempt >= 2 ? replace(ctx, file, "missing-file", err, problem) : again(problem);
+		}
+		const code = sqliteErrorCode(err);
+		if (code?.startsWith("SQLITE_READONLY") || code === "SQLITE_CANTOPEN" || code === "SQLITE_PERM") {
+			return {
+				next: "answer",
+				result: await openReadOnly(ctx.dir, ctx.logger, `index file is not writable (${code})`),
+			};
+		}
+		throw err;
+	}
+}
+
+/** Replaces generation `file` (recoverLocked); a lock that cannot be taken is the final answer. */
+async function replace(
+	ctx: OpenContext,
+	file: string,
+	reason: FreshReason,
+	err: unknown,
+	problem: string,
+): Promise<Attempt> {
+	if (!(await recoverLocked(ctx.dir, file, reason, err, ctx.options, ctx.logger))) {
+		return { next: "answer", result: lockFailure(problem) };
+	}
+	return { next: "replaced", fresh: reason };
+}
+
+function again(problem: string): Attempt {
+	return { next: "again", problem };
 }
 
 /** A failure caused by `err`: `what`, then why (a full disk in plain words), with SQLite's code when it has one. */
@@ -366,7 +424,7 @@ async function openReadOnly(dir: string, logger: StoreLogger, reason: string): P
 			}
 			const why = state.status === "newer" ? "the index was migrated by a newer version of pi-event-index" : reason;
 			logger.log("info", "store.opened_read_only", { file, reason: why });
-			return { ok: true, store: makeStore(db, dir, file, true, why, undefined) };
+			return { ok: true, store: makeStore({ db, dir, file, readOnlyReason: why }) };
 		} catch (err) {
 			db.close();
 			return failedBy(err, "cannot read the event index");
@@ -410,14 +468,17 @@ function exists(path: string): boolean {
 	}
 }
 
-function makeStore(
-	db: SqliteDb,
-	dir: string,
-	file: string,
-	readOnly: boolean,
-	readOnlyReason: string | undefined,
-	fresh: FreshReason | undefined,
-): Store {
+/** An open generation: read-only when it has a reason to be, fresh when this open created it. */
+interface OpenedGeneration {
+	db: SqliteDb;
+	dir: string;
+	file: string;
+	readOnlyReason?: string;
+	fresh?: FreshReason;
+}
+
+function makeStore({ db, dir, file, readOnlyReason, fresh }: OpenedGeneration): Store {
+	const readOnly = readOnlyReason !== undefined;
 	const pointerPath = join(dir, pointerFileName());
 	let seen: { ino: number; mtimeMs: number; size: number } | undefined;
 	let current = true;
