@@ -8,7 +8,6 @@ import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CatchUpThreads } from "./config/threads.js";
 import type { Coverage } from "./contract.js";
-import { initFingerprints } from "./files/hash.js";
 import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { Forgotten } from "./ingest/forgotten.js";
@@ -188,7 +187,6 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 			directoryBytes: directoryBytes(indexDir),
 		}),
 		async verify(roots, extraFiles, excludeWorkspaces = []) {
-			await initFingerprints();
 			// verify reads every page once: as a bulk pass does, no mapped pages (they would all count in this process's
 			// memory: db.ts QUERY_MMAP_BYTES) and a small page cache.
 			for (const schema of STORE_SCHEMAS) for (const p of BULK_FILE_PRAGMAS) store.db.pragma(`${schema}.${p}`);

@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase } from "../../src/store/db.js";
 import type { SqliteDb } from "../../src/store/driver.js";
@@ -32,7 +31,6 @@ export async function indexInTempDir(
 	const root = mkdtempSync(join(tmpdir(), prefix));
 	try {
 		const files = await sessionFiles(root);
-		await initFingerprints();
 		const db = await openDatabase(join(root, "index.sqlite"));
 		await applyMigrations(db, MIGRATIONS_DIR);
 		const syncer = new SourceSyncer(db);

@@ -5,20 +5,13 @@
 import xxhash from "xxhash-wasm";
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
-let hasher: Hasher | undefined;
 
 /**
- * Loads the wasm hasher once per process (or worker). Must be awaited before any fingerprint call. The package is
- * imported statically: a dynamic import of it is not bundled into a compiled Pi binary (Bun `--compile`).
+ * The wasm hasher, loaded once per process (or worker) as this module loads (a top-level await), so no caller
+ * prepares anything before its first hash. The package is imported statically: a dynamic import of it is not bundled
+ * into a compiled Pi binary (Bun `--compile`).
  */
-export async function initFingerprints(): Promise<void> {
-	hasher ??= await xxhash();
-}
-
-function requireHasher(): Hasher {
-	if (!hasher) throw new Error("fingerprints used before initFingerprints()");
-	return hasher;
-}
+const hasher: Hasher = await xxhash();
 
 /**
  * Inputs longer than this are hashed in pieces. The hasher copies its input into its wasm memory, which grows to fit
@@ -28,7 +21,6 @@ export const HASH_PIECE_BYTES = 64 * 1024;
 
 /** xxHash64 of the bytes: the same value whole or in pieces. */
 function h64(bytes: Uint8Array): bigint {
-	const hasher = requireHasher();
 	if (bytes.length <= HASH_PIECE_BYTES) return hasher.h64Raw(bytes);
 	const state = hasher.create64();
 	feed(state, bytes);
@@ -60,7 +52,7 @@ function asLineHash(value: bigint): Buffer {
 
 /** A line's lineHash, its bytes fed part by part (a long line read without holding it whole). */
 export function lineHasher(): { update(bytes: Uint8Array): void; digest(): Buffer } {
-	const state = requireHasher().create64();
+	const state = hasher.create64();
 	return {
 		update: (bytes) => feed(state, bytes),
 		digest: () => asLineHash(state.digest()),

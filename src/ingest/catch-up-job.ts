@@ -5,7 +5,6 @@
 
 import type { CatchUpThreads } from "../config/threads.js";
 import type { CatchUpProgress } from "../contract.js";
-import { initFingerprints } from "../files/hash.js";
 import { isBusyError, isStoreDamage, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
 import { formatLockName } from "../store/format.js";
@@ -180,7 +179,6 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 }
 
 export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Promise<CatchUpOutcome> {
-	await initFingerprints();
 	const attempt = await takeLock(job.indexDir, CATCH_UP_LOCK, { stale: job.lockStaleMs });
 	if (!attempt.ok) {
 		// A lock that cannot be created is a read-only index directory, not a busy one: waiting would never end.

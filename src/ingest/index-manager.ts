@@ -6,7 +6,6 @@
 import { Worker } from "node:worker_threads";
 import { BACKGROUND_THREADS, type CatchUpThreads } from "../config/threads.js";
 import type { CatchUpProgress, Coverage } from "../contract.js";
-import { initFingerprints } from "../files/hash.js";
 import { isStoreDamage } from "../store/db.js";
 import { DriverLoadError, type SqliteDb } from "../store/driver.js";
 import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
@@ -161,7 +160,6 @@ export class IndexManager {
 
 	/** Opens (and if needed migrates) the shared store. Reads no session file. */
 	static async open(options: IndexManagerOptions): Promise<IndexManager> {
-		await initFingerprints();
 		const opened = await openStore({ dir: options.indexDir, lockStaleMs: options.lockStaleMs });
 		if (!opened.ok) throw unavailable(opened);
 		try {

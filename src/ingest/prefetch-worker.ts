@@ -6,7 +6,6 @@
  */
 import { closeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { initFingerprints } from "../files/hash.js";
 import { prepareDictionary } from "../store/lz-dict.js";
 import { setSecretRedaction } from "../text/redact.js";
 import { chunkReader, HUGE_LINE_BYTES } from "./chunk-reader.js";
@@ -78,8 +77,6 @@ function prepareFile(index: number): void {
 		closeSync(fd);
 	}
 }
-
-await initFingerprints();
 parentPort?.postMessage(PREFETCH_READY);
 for (let index = 0; index < files.length && !stopped(); index++) {
 	if (index < Atomics.load(control, CONTROL.writerAt)) continue;

@@ -3,7 +3,6 @@
  * publish it. Readers keep answering from the old generation until the swap and then switch without a restart.
  */
 
-import { initFingerprints } from "../files/hash.js";
 import { storeErrorText } from "../store/db.js";
 import { formatLockName } from "../store/format.js";
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
@@ -33,7 +32,6 @@ export async function rebuildStore(
 	job: CatchUpJob,
 	hooks: JobHooks & { lockStaleMs?: number } = {},
 ): Promise<RebuildOutcome> {
-	await initFingerprints();
 	const stale = hooks.lockStaleMs;
 	const attempt = await takeLock(job.indexDir, REBUILD_LOCK, { stale });
 	if (!attempt.ok) {

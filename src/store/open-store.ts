@@ -5,7 +5,6 @@
  */
 import { accessSync, constants, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { initFingerprints } from "../files/hash.js";
 import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
 import { PRIVATE_DIR_MODE, unsafeIndexDir } from "../files/safe-files.js";
 import {
@@ -83,8 +82,6 @@ const MAX_ATTEMPTS = 6;
 export async function openStore(options: OpenStoreOptions): Promise<OpenStoreResult> {
 	const dir = options.dir;
 	const logger = options.logger ?? createLogger(dir);
-	// Reads of long fragments check the line hash (event-line.ts): every connection's process needs the hasher.
-	await initFingerprints();
 	// A symlinked, foreign or group/world-writable index directory could send writes (or reads) elsewhere: refused.
 	const unsafe = unsafeIndexDir(dir);
 	if (unsafe) return { ok: false, code: "unsafe", error: `the event index in ${dir} is refused: ${unsafe}` };

@@ -9,7 +9,6 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventReadResult, EventSearchResult, EventTrace } from "../../src/contract.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { EXTENSION, e2eDirs, expectOk, textOf, toolResults } from "../helpers/e2e.js";
@@ -95,7 +94,6 @@ describe.each(PAIRS)("$name on Node and on Bun", (pair) => {
 
 	/** Every indexed row, to prove later runs re-index nothing. */
 	async function snapshot() {
-		await initFingerprints();
 		const opened = await openStore({ dir: indexDir, readonly: true });
 		if (!opened.ok) throw new Error(opened.error);
 		try {

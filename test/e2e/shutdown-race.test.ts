@@ -8,7 +8,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { initFingerprints } from "../../src/files/hash.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type E2eDirs, EXTENSION, e2eDirs, expectOk } from "../helpers/e2e.js";
@@ -37,7 +36,6 @@ async function expectIndexedAtExit(args: string[], script?: string): Promise<voi
 		timeoutMs: 60_000,
 	});
 	expectOk(run);
-	await initFingerprints();
 	const opened = await openStore({ dir: dirs.indexDir, readonly: true });
 	if (!opened.ok) throw new Error(opened.error);
 	try {

@@ -7,7 +7,6 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { initFingerprints } from "../../src/files/hash.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type JsonlRecord, listSessionFiles, REPO_ROOT, type RunPiResult, sessionMessages } from "./pi-cli.js";
@@ -68,7 +67,6 @@ export function textOf(m: ToolResultMessage): string {
  * catch-up indexes the rest. On a busy machine that happens; anything else is a defect.
  */
 export async function expectOneConsistentIndex(agentDir: string): Promise<void> {
-	await initFingerprints();
 	const indexDir = join(agentDir, "event-index");
 	expect(readdirSync(indexDir).filter((f) => f.endsWith(".sqlite"))).toHaveLength(1);
 	const opened = await openStore({ dir: indexDir, readonly: true });

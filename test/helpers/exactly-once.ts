@@ -6,7 +6,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CatchUpThreads } from "../../src/config/threads.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -77,7 +76,6 @@ export async function indexVsFiles(
 	lockStaleMs: number,
 	committedOnly = false,
 ): Promise<IndexVsFiles> {
-	await initFingerprints();
 	const opened = await openStore({ dir: indexDir, lockStaleMs });
 	if (!opened.ok) throw new Error(opened.error);
 	try {

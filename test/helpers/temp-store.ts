@@ -2,7 +2,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { openDatabase } from "../../src/store/db.js";
 import type { SqliteDb } from "../../src/store/driver.js";
@@ -20,7 +19,6 @@ export async function tempDir(prefix = "pei-"): Promise<string> {
 
 /** Opens a migrated store file `index.sqlite` in a new temp dir (or in `dir`). */
 export async function tempStore(dir?: string): Promise<TempStore> {
-	await initFingerprints();
 	const d = dir ?? (await tempDir());
 	const db = await openDatabase(join(d, "index.sqlite"));
 	await applyMigrations(db, MIGRATIONS_DIR);

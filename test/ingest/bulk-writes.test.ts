@@ -6,7 +6,6 @@ import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFile
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CatchUpProgress } from "../../src/contract.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { type CatchUpOptions, catchUp, PROGRESS_EVERY_MS } from "../../src/ingest/catch-up.js";
 import { runCatchUpJob, tuneForBulkWrites } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
@@ -116,7 +115,6 @@ describe("bulk writes", () => {
 	it("a catch-up leaves no WAL behind even while another connection keeps the database open", async () => {
 		const { sessions, indexDir } = dirs();
 		writeSessions(sessions, 40, 20);
-		await initFingerprints();
 		// The extension's own connection stays open for the whole pass (so closing the bulk one deletes nothing).
 		const opened = await openStore({ dir: indexDir });
 		if (!opened.ok) throw new Error(opened.error);
@@ -141,7 +139,6 @@ describe("bulk writes", () => {
 		// free pages (up to 8 MiB of a 1 GB build, differing from build to build).
 		const { sessions, indexDir } = dirs();
 		const paths = writeSessions(sessions, 40, 20);
-		await initFingerprints();
 		const job = { indexDir, roots: [{ path: sessions, subfolders: false }], extraFiles: [], workspaceDirs: [] };
 		expect((await runCatchUpJob(job)).kind).toBe("done");
 		for (const path of paths.slice(0, 30)) {
@@ -163,7 +160,6 @@ describe("bulk writes", () => {
 
 	it("a batch failing inside a group rolls the group back; its other files are indexed on their own", async () => {
 		const { root, sessions } = dirs();
-		await initFingerprints();
 		const gen = await createGeneration(root);
 		cleanups.unshift(() => gen.db.close());
 		const db = gen.db;
@@ -200,7 +196,6 @@ describe("bulk writes", () => {
 	it("a batch holding a huge line writes the group's pending FTS terms out first (peak memory regression)", async () => {
 		// A two-thread pass lets FTS5 hold up to 8 MiB of pending terms; a line of HUGE_LINE_BYTES used to add its own on top.
 		const { root, sessions } = dirs();
-		await initFingerprints();
 		const gen = await createGeneration(root);
 		cleanups.unshift(() => gen.db.close());
 		writeSessions(sessions, 4, 5, "a");

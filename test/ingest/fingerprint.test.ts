@@ -2,13 +2,12 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import xxhash from "xxhash-wasm";
-import { HASH_PIECE_BYTES, hashBytes, initFingerprints, lineHash } from "../../src/files/hash.js";
+import { HASH_PIECE_BYTES, hashBytes, lineHash } from "../../src/files/hash.js";
 import { onBun } from "../../src/runtime.js";
 
 let oneShot: (bytes: Uint8Array) => bigint;
 
 beforeAll(async () => {
-	await initFingerprints();
 	// A hasher of its own: the module's would grow to fit these inputs (what piecewise hashing avoids). Its memory
 	// grows only when it is first used, after the regression test below has measured.
 	const fresh = await xxhash();

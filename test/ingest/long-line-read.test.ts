@@ -6,7 +6,7 @@
 import { appendFileSync, closeSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initFingerprints, lineHash } from "../../src/files/hash.js";
+import { lineHash } from "../../src/files/hash.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
 import { type IndexedEvent, rowOf } from "../../src/ingest/event-rows.js";
 import { openRegularFile } from "../../src/ingest/file-facts.js";
@@ -21,7 +21,6 @@ import { tempDir } from "../helpers/temp-store.js";
 
 let dir: string;
 beforeAll(async () => {
-	await initFingerprints();
 	dir = await tempDir("pei-long-line-");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

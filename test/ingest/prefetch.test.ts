@@ -6,7 +6,6 @@
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { initFingerprints } from "../../src/files/hash.js";
 import { type CatchUpOptions, catchUp } from "../../src/ingest/catch-up.js";
 import { PREFETCH_MIN_BYTES } from "../../src/ingest/catch-up-job.js";
 import { HUGE_LINE_BYTES } from "../../src/ingest/chunk-reader.js";
@@ -88,7 +87,6 @@ function dump(db: SqliteDb): string[] {
 
 /** A session file with one user line, a fresh store, and a prefetch thread started over the file. */
 async function oneFilePrefetched(text: string) {
-	await initFingerprints();
 	const t = tempDir("pei-prefetch-one-");
 	cleanups.push(t.cleanup);
 	const lines = lineFactory({ prefix: "o" });
@@ -103,7 +101,6 @@ async function oneFilePrefetched(text: string) {
 
 describe("prefetch thread", () => {
 	it("a pass with the thread writes exactly what a pass without it writes, most of it prepared by the thread", async () => {
-		await initFingerprints();
 		const t = tempDir("pei-prefetch-corpus-");
 		cleanups.push(t.cleanup);
 		const files = writeCorpus(t.dir);
@@ -188,7 +185,6 @@ describe("prefetch thread", () => {
 	});
 
 	it("a paused thread waits (a contended pass reads for itself) and goes on where it was when resumed", async () => {
-		await initFingerprints();
 		const t = tempDir("pei-prefetch-pause-");
 		cleanups.push(t.cleanup);
 		const lines = lineFactory({ prefix: "p" });

@@ -8,7 +8,6 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { MIN_SAMPLED_PASS_BYTES } from "../../src/ingest/text-sample.js";
@@ -31,7 +30,6 @@ const caller = { cwd: CWD, authorization: { extraRoots: [], allRoots: false }, b
 
 /** `files` sessions of about `bytes` each, in a fresh sessions dir, and a fresh generation. */
 async function corpus(files: number, bytes: number) {
-	await initFingerprints();
 	const t = tempDir("pei-text-sample-");
 	const sessions = join(t.dir, "sessions");
 	mkdirSync(sessions);

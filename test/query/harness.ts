@@ -6,7 +6,6 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Budgets, DEFAULT_BUDGETS } from "../../src/config/budgets.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { openDatabase } from "../../src/store/db.js";
@@ -30,7 +29,6 @@ export interface Harness {
 /** Builds the corpus, opens a store and indexes every corpus file. */
 export async function openHarness(): Promise<Harness> {
 	const corpus = await buildCorpus();
-	await initFingerprints();
 	const db = await openDatabase(join(corpus.root, "index.db"));
 	await applyMigrations(db, join(REPO, "migrations"));
 	const syncer = new SourceSyncer(db);

@@ -6,7 +6,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { verifyIndex } from "../../src/ingest/verify.js";
 import type { CallerContext } from "../../src/query/caller.js";
@@ -21,7 +20,6 @@ let dir: { dir: string; cleanup: () => void };
 let db: SqliteDb;
 
 beforeAll(async () => {
-	await initFingerprints();
 	dir = tempDir("pei-attribute-sets-");
 	db = (await createGeneration(dir.dir)).db;
 });

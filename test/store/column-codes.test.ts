@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { BRANCH_STATES, ENTRY_TYPES, MESSAGE_ROLES, SELECTION_STATES, SEMANTIC_KINDS } from "../../src/contract.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import type { CallerContext } from "../../src/query/caller.js";
 import { readEvent } from "../../src/query/read.js";
@@ -33,7 +32,6 @@ let dir: { dir: string; cleanup: () => void };
 let db: SqliteDb;
 
 beforeAll(async () => {
-	await initFingerprints();
 	dir = tempDir("pei-column-codes-");
 	db = (await createGeneration(dir.dir)).db;
 	db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");

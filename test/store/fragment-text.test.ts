@@ -11,7 +11,6 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
-import { initFingerprints } from "../../src/files/hash.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { renderToolCall } from "../../src/project/render-arguments.js";
 import { PIECE_UNITS, textPieces } from "../../src/project/text-pieces.js";
@@ -163,7 +162,6 @@ describe("reads and search over compressed fragment text", () => {
 	};
 
 	beforeAll(async () => {
-		await initFingerprints();
 		const header = lines.header();
 		sessionId = (JSON.parse(header) as { id: string }).id;
 		const body = [lines.user("show the big output"), lines.assistant("running it")];

@@ -6,7 +6,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { initFingerprints } from "../../src/files/hash.js";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { directFtsWrites, type FtsWrites } from "../../src/ingest/source-rows.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
@@ -96,7 +95,6 @@ describe("the commit ledger of the two store files", () => {
 		const path = join(sessions, "a.jsonl");
 		const lines = lineFactory({ prefix: "a" });
 		writeFileSync(path, lines.header() + lines.user("a question about the kestrel"));
-		await initFingerprints();
 		const first = await openStore({ dir: join(t.dir, "index") });
 		if (!first.ok) throw new Error(first.error);
 		expect((await new SourceSyncer(first.store.db, {}, lost).sync(path)).status).toBe("indexed");

@@ -2,7 +2,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { initFingerprints } from "../../src/files/hash.js";
 import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration, type NewGeneration } from "../../src/store/generations.js";
 import { compileQuery } from "../../src/text/query-compiler.js";
@@ -26,7 +25,6 @@ export async function tempGeneration(
 	cleanups.push(t.cleanup);
 	const sessions = join(t.dir, "sessions");
 	mkdirSync(sessions);
-	await initFingerprints();
 	const gen = await createGeneration(t.dir);
 	cleanups.unshift(() => gen.db.close());
 	return { db: gen.db, sessions };

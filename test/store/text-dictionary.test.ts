@@ -4,7 +4,6 @@
  * Two real connections to one real SQLite file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { initFingerprints } from "../../src/files/hash.js";
 import { isStoreDamage, openDatabase } from "../../src/store/db.js";
 import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
@@ -23,7 +22,6 @@ afterEach(() => {
 });
 
 async function twoConnections(): Promise<[SqliteDb, SqliteDb]> {
-	await initFingerprints();
 	const t = tempDir("pei-dictionary-");
 	const gen = await createGeneration(t.dir);
 	const other = await openDatabase(gen.path);

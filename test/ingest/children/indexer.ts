@@ -7,7 +7,6 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { initFingerprints } from "../../../src/files/hash.js";
 import { runCatchUpJob } from "../../../src/ingest/catch-up-job.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { openStore } from "../../../src/store/open-store.js";
@@ -15,7 +14,6 @@ import { openStore } from "../../../src/store/open-store.js";
 const [indexDir, sessionsDir, mode, stopFile, batchArg, staleArg] = process.argv.slice(2);
 const batchBytes = Number(batchArg ?? 16384);
 const lockStaleMs = staleArg ? Number(staleArg) : undefined;
-await initFingerprints();
 
 if (mode === "sync") {
 	const opened = await openStore({ dir: indexDir, lockStaleMs });
