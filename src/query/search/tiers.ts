@@ -38,6 +38,12 @@ const MAX_RELAXED_TERMS = 10;
 export interface RelaxedGroup extends EventGroup {
 	matched: SearchTerm[];
 	missing: SearchTerm[];
+	/**
+	 * Share (0–1) of the query's weight the event holds: each plain term weighs its idf, each quoted phrase (held by
+	 * every hit; its frequency is not counted, a phrase's count walks its positions) as much as the rarest term.
+	 * What weak-matches.ts judges a page by.
+	 */
+	coverage: number;
 }
 
 /** What the relaxed tiers found. */
@@ -364,8 +370,14 @@ export function relaxedTiers(
 	const events = firstEvents(db, scored, tokens, otherIds, exclude, Math.max(need, CONTEXT_GROUPS));
 	const best = withMatchedTerms(db, events, live, listedOf);
 	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
-	const groups = adjusted
-		.slice(0, need)
-		.map(({ group, matched }) => ({ ...group, matched, missing: plain.filter((t) => !matched.includes(t)) }));
+	const sum = (list: readonly SearchTerm[]) => list.reduce((n, t) => n + weight(t), 0);
+	const held = phrases.length * Math.max(0, ...plain.map(weight));
+	const whole = held + sum(plain) || 1;
+	const groups = adjusted.slice(0, need).map(({ group, matched }) => ({
+		...group,
+		matched,
+		missing: plain.filter((t) => !matched.includes(t)),
+		coverage: (held + sum(matched)) / whole,
+	}));
 	return { groups, capped };
 }
