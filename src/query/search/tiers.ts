@@ -112,6 +112,7 @@ function presentTerms(
 	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
 	const tokens = indexTokens(
 		stored ? decodeFragmentPrefix(stored.text, PRESENCE_SCAN_CHARS, textDictionaryOf(db)) : "",
+		best.kind,
 	);
 	const inIndex = (t: SearchTerm) =>
 		best.charCount > PRESENCE_SCAN_CHARS &&
