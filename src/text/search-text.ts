@@ -99,7 +99,7 @@ const MAX_IDENTIFIER_PARTS = 6;
 const MAX_IDENTIFIER_CHARS = 64;
 /**
  * Fragment kinds whose identifiers are not split: raw tool and bash output, two thirds of all text (file reads, logs).
- * Splitting theirs too grew the index by 3.4 % against 0.7 % on the quick bench corpus, for no gain on the coding
+ * Splitting theirs too grew the index by about 4 % against 0.6 % on the quick bench corpus, for no gain on the coding
  * questions (docs/ranking.md, "Identifier parts").
  */
 const UNSPLIT_KINDS: ReadonlySet<string> = new Set(["tool_result", "bash_output"]);
