@@ -178,7 +178,7 @@ export function formatSearch(
 	st: Style = PLAIN,
 ): string {
 	const out: string[] = [searchHeading(query, r)];
-	if (r.weakMatches) out.push(v(weakText(r.weakMatches, (t) => JSON.stringify(t))));
+	if (r.weakMatches) out.push(v(`${weakText(r.weakMatches, (t) => JSON.stringify(t))}.`));
 	r.hits.forEach((h, i) => {
 		out.push("", ...hitLines(h, i, query, extras, st));
 	});
