@@ -190,7 +190,8 @@ export interface EventSearchResult {
 	tiers?: SearchTierCounts;
 	/**
 	 * Set when even the best hits are weak matches (with `relaxed`): no hit holds every term, and none of the first
-	 * five holds 30 % of the query's weight, each term weighing its rarity. The history may not hold the answer.
+	 * five holds the share of the query's weight (each term weighing its rarity) that src/query/search/weak-matches.ts
+	 * asks for. The history may not hold the answer.
 	 */
 	weakMatches?: WeakMatches;
 	/**
