@@ -7,7 +7,7 @@
  * --large-agent <dir> (an existing agent dir, read-only, as the large corpus instead of generating one).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { codingFigureRows, runCodingEval } from "./coding-eval/eval.js";
@@ -35,6 +35,14 @@ import { rankingFigureRows, runRankingEval } from "./ranking/eval.js";
 
 /** In run order: cold build first (it builds the indexes the others reuse). */
 export const FIGURES: Figure[] = [coldBuild, warmStart, append, search, contention, startup];
+
+/** A figure's rows, each with the machine's 1-minute load average as the figure started and ended. */
+async function withLoad(run: () => Promise<FigureRow[]>): Promise<FigureRow[]> {
+	const before = loadavg()[0];
+	const rows = await run();
+	const load = `${before.toFixed(1)} → ${loadavg()[0].toFixed(1)}`;
+	return rows.map((r) => ({ ...r, load: r.load ?? load }));
+}
 
 /** The row of a figure whose evaluation threw: the first line of its error, never a stack. */
 function errorRow(figure: string, err: unknown): FigureRow {
@@ -113,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
 		if (only && !only.includes(fig.name)) continue;
 		log(`figure ${fig.name}`);
 		try {
-			rows.push(...(await fig.run(ctx)));
+			rows.push(...(await withLoad(() => fig.run(ctx))));
 		} catch (err) {
 			failed = true;
 			const msg = (err instanceof Error ? err.message : String(err)).split("\n").slice(0, 4).join(" ");
