@@ -7,7 +7,7 @@
  * --large-agent <dir> (an existing agent dir, read-only, as the large corpus instead of generating one).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { codingFigureRows, runCodingEval } from "./coding-eval/eval.js";
@@ -28,6 +28,7 @@ import { search } from "./figures/search.js";
 import { startup } from "./figures/startup.js";
 import { type BenchContext, type Figure, type FigureRow, skippedRow } from "./figures/types.js";
 import { warmStart } from "./figures/warm-start.js";
+import { withLoad } from "./lib/load.js";
 import { loadProjectApi } from "./lib/project-api.js";
 import { consoleTable, describeMachine, keptAnalysis, renderDoc } from "./lib/report.js";
 import { naturalFigureRows, runNaturalEval } from "./natural/eval.js";
@@ -35,14 +36,6 @@ import { rankingFigureRows, runRankingEval } from "./ranking/eval.js";
 
 /** In run order: cold build first (it builds the indexes the others reuse). */
 export const FIGURES: Figure[] = [coldBuild, warmStart, append, search, contention, startup];
-
-/** A figure's rows, each with the machine's 1-minute load average as the figure started and ended. */
-async function withLoad(run: () => Promise<FigureRow[]>): Promise<FigureRow[]> {
-	const before = loadavg()[0];
-	const rows = await run();
-	const load = `${before.toFixed(1)} → ${loadavg()[0].toFixed(1)}`;
-	return rows.map((r) => ({ ...r, load: r.load ?? load }));
-}
 
 /** The row of a figure whose evaluation threw: the first line of its error, never a stack. */
 function errorRow(figure: string, err: unknown): FigureRow {
