@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { markdownTable } from "../../bench/lib/report.js";
 import { withLoad } from "../../bench/lib/load.js";
+import { markdownTable } from "../../bench/lib/report.js";
 
 describe("the load column", () => {
 	it("gives each row of a figure the load average as it started and ended, and prints it", async () => {
