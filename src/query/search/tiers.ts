@@ -53,15 +53,25 @@ export interface RelaxedResult {
 	capped: boolean;
 }
 
-/** Fragments containing the term anywhere, counted up to DF_COUNT_CAP. */
-function documentFrequency(db: QueryDb, term: SearchTerm): number {
+/** Fragments matching `match`, counted up to DF_COUNT_CAP. */
+function countUpToCap(db: QueryDb, match: string): number {
 	return (
 		get<{ n: number }>(
 			db,
 			"SELECT count(*) AS n FROM (SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? LIMIT ?)",
-			[term.match, DF_COUNT_CAP],
+			[match, DF_COUNT_CAP],
 		)?.n ?? 0
 	);
+}
+
+/**
+ * Fragments containing the term anywhere, counted up to DF_COUNT_CAP. When its form as typed alone reaches the cap,
+ * so does the OR of its forms: one doclist walks faster than a merge of several (a common word's count, 0.8 → 0.5 ms
+ * on 1 GB).
+ */
+function documentFrequency(db: QueryDb, term: SearchTerm): number {
+	if (term.exactForm !== undefined && countUpToCap(db, term.exactForm) >= DF_COUNT_CAP) return DF_COUNT_CAP;
+	return countUpToCap(db, term.match);
 }
 
 /**
