@@ -28,6 +28,7 @@ import { search } from "./figures/search.js";
 import { startup } from "./figures/startup.js";
 import { type BenchContext, type Figure, type FigureRow, skippedRow } from "./figures/types.js";
 import { warmStart } from "./figures/warm-start.js";
+import { withLoad } from "./lib/load.js";
 import { loadProjectApi } from "./lib/project-api.js";
 import { consoleTable, describeMachine, keptAnalysis, renderDoc } from "./lib/report.js";
 import { naturalFigureRows, runNaturalEval } from "./natural/eval.js";
@@ -113,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
 		if (only && !only.includes(fig.name)) continue;
 		log(`figure ${fig.name}`);
 		try {
-			rows.push(...(await fig.run(ctx)));
+			rows.push(...(await withLoad(() => fig.run(ctx))));
 		} catch (err) {
 			failed = true;
 			const msg = (err instanceof Error ? err.message : String(err)).split("\n").slice(0, 4).join(" ");

@@ -166,6 +166,14 @@ export interface SearchTierCounts {
 	someTerms: number;
 }
 
+/** Why a page of hits is weak (EventSearchResult.weakMatches). */
+export interface WeakMatches {
+	/** Share (0–1, two decimals) of the query's weight the best of the first five hits holds. */
+	bestCoverage: number;
+	/** The query terms no hit on the page holds, in query order. */
+	unmatchedTerms: string[];
+}
+
 export interface EventSearchResult {
 	hits: EventSearchHit[];
 	/** Hits beyond the service-owned limit were left out. */
@@ -183,6 +191,12 @@ export interface EventSearchResult {
 	relaxed?: true;
 	/** Hits per tier, with `relaxed`. */
 	tiers?: SearchTierCounts;
+	/**
+	 * Set when even the best hits are weak matches (with `relaxed`): no hit holds every term, and none of the first
+	 * five holds the share of the query's weight (each term weighing its rarity) that src/query/search/weak-matches.ts
+	 * asks for. The history may not hold the answer.
+	 */
+	weakMatches?: WeakMatches;
 	/**
 	 * Set on an answer without hits when events hold the terms but the filters excluded them all (absent: no event
 	 * the caller may read holds any term).

@@ -33,6 +33,8 @@ interface Answer {
 	hits: number;
 	/** Hits presented as holding every term (the project's hits without missingTerms; bm25: text holding every content word). */
 	fullHits: number;
+	/** The answer said its best matches are weak (event_search's `weakMatches`; bm25 never says so). */
+	weak: boolean;
 	keys: string[];
 	error?: string;
 }
@@ -56,6 +58,11 @@ export interface CodingScores {
 	anyHit: number;
 	/** Share of questions whose hits include one holding every term (reported for `absent`). */
 	fullHit: number;
+	/** Share of questions whose answer said its best matches are weak. */
+	weak: number;
+	/** The same among questions whose gold is in the top 5, and among the others (NaN when there are none). */
+	weakGoldAt5: number;
+	weakGoldMissed: number;
 }
 
 /** Scores of a half, overall and per kind, for both searches. */
@@ -81,6 +88,8 @@ function scoreAnswers(answers: readonly Answer[]): CodingScores {
 	const n = answers.length;
 	const d = n || 1;
 	const within = (k: number) => answers.filter((a) => a.rank !== null && a.rank <= k).length / d;
+	const at5 = (a: Answer) => a.rank !== null && a.rank <= 5;
+	const weakShare = (list: Answer[]) => list.filter((a) => a.weak).length / list.length;
 	return {
 		n,
 		recallAt5: within(5),
@@ -89,15 +98,26 @@ function scoreAnswers(answers: readonly Answer[]): CodingScores {
 		sessionAt5: answers.filter((a) => a.sessionAt5).length / d,
 		anyHit: answers.filter((a) => a.hits > 0).length / d,
 		fullHit: answers.filter((a) => a.fullHits > 0).length / d,
+		weak: answers.filter((a) => a.weak).length / d,
+		weakGoldAt5: weakShare(answers.filter(at5)),
+		weakGoldMissed: weakShare(answers.filter((a) => !at5(a))),
 	};
 }
 
-function answerOf(keys: string[], q: CodingQuestion, store: CodingStore, fullHits: number, error?: string): Answer {
+function answerOf(
+	keys: string[],
+	q: CodingQuestion,
+	store: CodingStore,
+	fullHits: number,
+	weak: boolean,
+	error?: string,
+): Answer {
 	const gold = q.gold.map((g) => store.keyOf.get(g)).filter((k) => k !== undefined);
 	const i = keys.findIndex((k) => gold.includes(k));
 	const goldSessions = new Set(q.gold.map(goldSession));
 	const sessionAt5 = keys.slice(0, 5).some((k) => goldSessions.has(store.labelOf.get(k.split("/")[0]) ?? ""));
-	return { rank: i < 0 ? null : i + 1, sessionAt5, hits: keys.length, fullHits, keys, ...(error ? { error } : {}) };
+	const rank = i < 0 ? null : i + 1;
+	return { rank, sessionAt5, hits: keys.length, fullHits, weak, keys, ...(error ? { error } : {}) };
 }
 
 /** How many of `keys` name an event whose text holds every content word of `question`. */
@@ -120,11 +140,12 @@ function caller(cwd: string): CallerContext {
 /** The project's answer: `searchEvents` with the question as asked, standing in its workspace. */
 function projectAnswer(store: CodingStore, q: CodingQuestion): Answer {
 	try {
-		const hits = searchEvents(store.db, { query: q.text }, caller(q.cwd)).hits;
-		const keys = hits.map((h) => `${h.sessionId}/${h.entryId}`);
-		return answerOf(keys, q, store, hits.filter((h) => !h.missingTerms || h.missingTerms.length === 0).length);
+		const result = searchEvents(store.db, { query: q.text }, caller(q.cwd));
+		const keys = result.hits.map((h) => `${h.sessionId}/${h.entryId}`);
+		const full = result.hits.filter((h) => !h.missingTerms || h.missingTerms.length === 0).length;
+		return answerOf(keys, q, store, full, result.weakMatches !== undefined);
 	} catch (err) {
-		return answerOf([], q, store, 0, err instanceof Error ? err.message : String(err));
+		return answerOf([], q, store, 0, false, err instanceof Error ? err.message : String(err));
 	}
 }
 
@@ -144,7 +165,7 @@ function evaluateCoding(store: CodingStore, questions: readonly CodingQuestion[]
 			projectMs += ms;
 			t = performance.now();
 			const bm25Keys = bm25.search(q.text, q.cwd, CODING_DEPTH);
-			const bm25Answer = answerOf(bm25Keys, q, store, holdingEvery(bm25Keys, q.text, textOf));
+			const bm25Answer = answerOf(bm25Keys, q, store, holdingEvery(bm25Keys, q.text, textOf), false);
 			bm25Ms += performance.now() - t;
 			outcomes.push({ ...q, half: halfOf(q), project, bm25: bm25Answer, ms });
 		}
@@ -215,6 +236,11 @@ export function codingFigureRows(report: CodingReport): FigureRow[] {
 		met: null,
 		note,
 	});
+	// bm25 never says its matches are weak: these rows have no baseline.
+	const weak = (name: string, a: number) => ({
+		...row(`says "weak matches": ${name}`, a, 0, pct),
+		baseline: "— (bm25-OR never says)",
+	});
 	const rows: FigureRow[] = [];
 	for (const r of held.rows) {
 		if (r.kind === "all") {
@@ -222,9 +248,12 @@ export function codingFigureRows(report: CodingReport): FigureRow[] {
 			rows.push(row("recall@10", r.project.recallAt10, r.bm25.recallAt10, pct));
 			rows.push(row("MRR", r.project.mrr, r.bm25.mrr, (x) => x.toFixed(3)));
 			rows.push(row("session recall@5", r.project.sessionAt5, r.bm25.sessionAt5, pct));
-		} else if (r.kind === "absent")
+			rows.push(weak("answerable, gold in the top 5", r.project.weakGoldAt5));
+			rows.push(weak("answerable, gold not in the top 5", r.project.weakGoldMissed));
+		} else if (r.kind === "absent") {
 			rows.push(row("absent: a hit holding every term", r.project.fullHit, r.bm25.fullHit, pct));
-		else if (r.project.n > 0)
+			rows.push(weak("absent", r.project.weak));
+		} else if (r.project.n > 0)
 			rows.push(row(`recall@5 ${r.kind} (${r.project.n})`, r.project.recallAt5, r.bm25.recallAt5, pct));
 	}
 	return rows;

@@ -11,11 +11,17 @@ import { corpusDir } from "./sources.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
 
-function line(label: string, s: CodingScores, absent: boolean): string {
+function line(label: string, s: CodingScores, absent: boolean, says: boolean): string {
+	const weak = says ? `  says weak ${pct(s.weak).trim()}` : "";
 	const cells = absent
-		? `${"".padStart(21)}${pct(s.anyHit)}  any hit   ${pct(s.fullHit)}  a hit with every term`
-		: `${pct(s.recallAt5)}${pct(s.recallAt10)}${s.mrr.toFixed(3).padStart(7)}${pct(s.sessionAt5)}`;
+		? `${"".padStart(21)}${pct(s.anyHit)}  any hit   ${pct(s.fullHit)}  a hit with every term${weak}`
+		: `${pct(s.recallAt5)}${pct(s.recallAt10)}${s.mrr.toFixed(3).padStart(7)}${pct(s.sessionAt5)}${weak}`;
 	return `${label.padEnd(30)}${String(s.n).padStart(5)}${cells}`;
+}
+
+/** How often event_search said "weak matches" for answerable questions, by whether the gold is in its top 5. */
+function weakLine(s: CodingScores): string {
+	return `  says "weak matches": gold in the top 5 ${pct(s.weakGoldAt5).trim()}, gold not in the top 5 ${pct(s.weakGoldMissed).trim()}`;
 }
 
 /** The plain-text report of one or both halves. */
@@ -29,9 +35,10 @@ export function formatCodingReport(r: CodingReport, halves: string[], kind?: str
 			const absent = row.kind === "absent";
 			out.push(`${row.kind === "all" ? "all answerable" : `${row.kind}: ${KIND_LABELS[row.kind as QuestionKind]}`}`);
 			out.push(
-				line("  event_search, as asked", row.project, absent),
-				line("  bm25-OR, same workspace", row.bm25, absent),
+				line("  event_search, as asked", row.project, absent, true),
+				line("  bm25-OR, same workspace", row.bm25, absent, false),
 			);
+			if (row.kind === "all") out.push(weakLine(row.project));
 		}
 	}
 	if (misses) {

@@ -12,6 +12,8 @@ export interface FigureRow {
 	/** true/false against the goal; null when there is no goal or the figure was skipped. */
 	met: boolean | null;
 	note?: string;
+	/** The machine's 1-minute load average when the figure started and ended (set by bench/run.ts). */
+	load?: string;
 }
 
 /** What every figure module gets. */

@@ -92,7 +92,7 @@ export async function loadExtractor(): Promise<Extractor> {
 							timestamp: String(raw.timestamp),
 							raw,
 						});
-						for (const f of ev.fragments as Array<{ text: string }>) out.push(searchText(f.text));
+						for (const f of ev.fragments as Array<{ text: string; kind: string }>) out.push(searchText(f.text, f.kind));
 					}
 					return out;
 				},

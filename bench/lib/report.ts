@@ -37,14 +37,14 @@ function metText(met: boolean | null, measured: string): string {
 }
 
 /** The table as Markdown. */
-function markdownTable(rows: FigureRow[]): string {
+export function markdownTable(rows: FigureRow[]): string {
 	const esc = (s: string) => s.replace(/\|/g, "\\|");
 	return [
-		"| figure | measured | baseline (same run) | ratio | goal | met |",
-		"|---|---|---|---|---|---|",
+		"| figure | measured | baseline (same run) | ratio | goal | met | load |",
+		"|---|---|---|---|---|---|---|",
 		...rows.map(
 			(r) =>
-				`| ${esc(r.figure)} | ${esc(r.measured)} | ${esc(r.baseline)} | ${r.ratio} | ${esc(r.goal)} | ${metText(r.met, r.measured)} |`,
+				`| ${esc(r.figure)} | ${esc(r.measured)} | ${esc(r.baseline)} | ${r.ratio} | ${esc(r.goal)} | ${metText(r.met, r.measured)} | ${r.load ?? "—"} |`,
 		),
 	].join("\n");
 }
@@ -59,7 +59,7 @@ function notes(rows: FigureRow[]): string {
 
 /** The table for a terminal (fixed-width columns, notes below). */
 export function consoleTable(rows: FigureRow[]): string {
-	const cols = ["figure", "measured", "baseline", "ratio", "goal", "met"] as const;
+	const cols = ["figure", "measured", "baseline", "ratio", "goal", "met", "load"] as const;
 	const cells = rows.map((r) => [
 		r.figure,
 		r.measured,
@@ -67,6 +67,7 @@ export function consoleTable(rows: FigureRow[]): string {
 		r.ratio,
 		r.goal,
 		metText(r.met, r.measured).replace(/\*/g, ""),
+		r.load ?? "—",
 	]);
 	const width = cols.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((row) => row[i].length))));
 	const fmt = (row: readonly string[]) => row.map((v, i) => v.slice(0, 60).padEnd(width[i])).join(" │ ");

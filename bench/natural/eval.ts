@@ -36,6 +36,8 @@ export interface NaturalOutcome extends ResolvedQuestion {
 	rank: number | null;
 	hits: number;
 	/** The project asked with the content words only (the issue's second query form). */
+	/** The answer to the question as asked said its best matches are weak (`weakMatches`). */
+	weak: boolean;
 	keywordRank: number | null;
 	keywordHits: number;
 	bm25Rank: number | null;
@@ -75,14 +77,21 @@ function caller(corpus: NaturalCorpus): CallerContext {
 	};
 }
 
-/** The project's hits for `query` as event keys, or the error it answered with. */
-function projectKeys(corpus: NaturalCorpus, query: string): { keys: string[]; error?: string } {
+/** The project's hits for `query` as event keys and whether it said they are weak, or the error it answered with. */
+function projectKeys(corpus: NaturalCorpus, query: string): { keys: string[]; weak: boolean; error?: string } {
 	try {
-		const hits = searchEvents(corpus.db, { query }, caller(corpus)).hits;
-		return { keys: hits.map((h) => `${h.sessionId}/${h.entryId}`) };
+		const result = searchEvents(corpus.db, { query }, caller(corpus));
+		return { keys: result.hits.map((h) => `${h.sessionId}/${h.entryId}`), weak: result.weakMatches !== undefined };
 	} catch (err) {
-		return { keys: [], error: err instanceof Error ? err.message : String(err) };
+		return { keys: [], weak: false, error: err instanceof Error ? err.message : String(err) };
 	}
+}
+
+/** Share of `outcomes` whose answer said "weak matches", overall and by whether the answer is in the top 5. */
+function weakShares(outcomes: readonly NaturalOutcome[]): { all: number; at5: number; missed: number } {
+	const share = (list: readonly NaturalOutcome[]) => list.filter((o) => o.weak).length / (list.length || 1);
+	const at5 = (o: NaturalOutcome) => o.rank !== null && o.rank <= 5;
+	return { all: share(outcomes), at5: share(outcomes.filter(at5)), missed: share(outcomes.filter((o) => !at5(o))) };
 }
 
 function rankIn(keys: readonly string[], answers: readonly string[]): number | null {
@@ -126,6 +135,7 @@ export function evaluateNatural(
 				...question,
 				rank: rankIn(asked.keys, question.answers),
 				hits: asked.keys.length,
+				weak: asked.weak,
 				keywordRank: rankIn(keywords.keys, question.answers),
 				keywordHits: keywords.keys.length,
 				bm25Rank: rankIn(bm25Keys, question.answers),
@@ -168,6 +178,12 @@ export async function runNaturalEval(onCorpus?: (corpus: NaturalCorpus) => void)
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
+/** How often event_search said "weak matches" (every question of the set has an answer). */
+export function weakNote(outcomes: readonly NaturalOutcome[]): string {
+	const w = weakShares(outcomes);
+	return `it said "weak matches" for ${pct(w.all)} (answer in the top 5: ${pct(w.at5)}, not: ${pct(w.missed)})`;
+}
+
 /** The report as rows of the bench table: the project (question as asked) against bm25-OR, one row per metric. */
 export function naturalFigureRows(report: NaturalReport): FigureRow[] {
 	const [ours, keywords, bm25] = report.rows;
@@ -177,6 +193,7 @@ export function naturalFigureRows(report: NaturalReport): FigureRow[] {
 		report.problems.length > 0 ? `set problems: ${report.problems.slice(0, 5).join("; ")}` : undefined,
 		rejected > 0 ? `event_search rejected ${rejected} question(s) (counted as zero hits)` : undefined,
 		`${set} in ${QUESTION_CLASSES.length} classes; with the content words only, event_search has recall@5 ${pct(keywords.recallAt5)}, zero hits ${pct(keywords.zeroHit)}`,
+		weakNote(report.outcomes),
 	]
 		.filter((x) => x !== undefined)
 		.join("; ");

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import type { WrittenEvent } from "./corpus.js";
-import { type NaturalOutcome, type NaturalReport, type NaturalScores, runNaturalEval } from "./eval.js";
+import { type NaturalOutcome, type NaturalReport, type NaturalScores, runNaturalEval, weakNote } from "./eval.js";
 import { contentWords, tokens } from "./words.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -37,6 +37,7 @@ export function formatNaturalReport(
 	const header = `${"".padEnd(44)}${"R@1".padStart(8)}${"R@5".padStart(10)}${"MRR".padStart(8)}${"zero-hit".padStart(10)}`;
 	const lines = [`natural-question evaluation: ${report.questions} questions`, header];
 	for (const r of report.rows) lines.push(scoreLine(r.ranking, r));
+	lines.push(`event_search as asked: ${weakNote(report.outcomes)}`);
 	for (const c of report.byClass) {
 		lines.push("", `class ${c.cls} (${c.count})`);
 		for (const r of c.rows) lines.push(scoreLine(`  ${r.ranking}`, r));

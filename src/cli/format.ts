@@ -17,6 +17,7 @@ import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
 import { emptiedText } from "../text/emptied-text.js";
 import { framedText, oneLine, SESSION_TEXT_MARK, escapeValue as v } from "../text/safe-text.js";
+import { weakText } from "../text/weak-text.js";
 import { highlightTerms, NO_COLOUR, type Style } from "./colour.js";
 import { flagOfField } from "./fields.js";
 
@@ -177,6 +178,7 @@ export function formatSearch(
 	st: Style = NO_COLOUR,
 ): string {
 	const out: string[] = [searchHeading(query, r)];
+	if (r.weakMatches) out.push(v(`${weakText(r.weakMatches, (t) => JSON.stringify(t))}.`));
 	r.hits.forEach((h, i) => {
 		out.push("", ...hitLines(h, i, query, extras, st));
 	});

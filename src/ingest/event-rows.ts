@@ -111,7 +111,7 @@ export function eventRow(e: ProjectedEvent, dictionary?: PreparedDictionary): Ev
 /** A fragment's FTS body: made now, or for a long line's piece when it is inserted. */
 function ftsBody(f: ProjectedFragment): FtsBody {
 	const { piece } = f;
-	return piece ? () => searchText(piece.read()) : searchText(f.text);
+	return piece ? () => searchText(piece.read(), f.kind) : searchText(f.text, f.kind);
 }
 
 /** The row of an event of either form (a prepared row was packed against the dictionary its thread was given). */

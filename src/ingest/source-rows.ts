@@ -401,7 +401,7 @@ export class SourceRows {
 				selectionState: states.selectionState,
 				paths: fragmentPaths(f.kind, pathList(f.ownFiles), pathList(f.eventFiles)),
 			};
-			this.fts.insert(f.id, searchText(text), fragmentTags(facts));
+			this.fts.insert(f.id, searchText(text, f.kind), fragmentTags(facts));
 		}
 	}
 

@@ -16,6 +16,7 @@ import { withIntent } from "./search/intent.js";
 import { planSearch, type SearchPlan } from "./search/request.js";
 import { typedAsPhrase } from "./search/terms.js";
 import { relaxedTiers } from "./search/tiers.js";
+import { weakMatches } from "./search/weak-matches.js";
 import { withResolvedSession } from "./session-prefix.js";
 
 export { MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT };
@@ -83,9 +84,8 @@ export function searchEvents(
 			: undefined;
 	const partial = relaxed ? foldForkCopies(db, relaxed.groups, window) : [];
 	const needles = plan.terms.flatMap((t) => t.tokens);
-	const hits = [...full.slice(0, limit), ...partial.slice(0, Math.max(0, limit - full.length))].map((g) =>
-		toHit(db, g, needles, snippetChars),
-	);
+	const shownPartial = partial.slice(0, Math.max(0, limit - full.length));
+	const hits = [...full.slice(0, limit), ...shownPartial].map((g) => toHit(db, g, needles, snippetChars));
 	const result: EventSearchResult = {
 		hits,
 		truncated: full.length > limit || found.more || found.capped,
@@ -97,6 +97,8 @@ export function searchEvents(
 	if (partial.length > 0) {
 		result.relaxed = true;
 		result.tiers = { allTerms: Math.min(full.length, limit), someTerms: hits.length - Math.min(full.length, limit) };
+		const weak = weakMatches(full.length, shownPartial);
+		if (weak) result.weakMatches = weak;
 	}
 	return result;
 }

@@ -29,8 +29,10 @@
  * 12: path tags (fragment-tags.ts `pathTags`) for the `paths` search filter, a tool call's own paths on its fragment
  * (migration 0013) and a tool result's files taken from its call; secrets masked in fragment texts and attributes
  * (text/redact.ts), so an index that holds them is rebuilt.
+ * 13: the parts of camelCase identifiers appended to a fragment's search text, except raw tool and bash output
+ * (search-text.ts identifierParts).
  */
-export const INDEX_FORMAT = 12;
+export const INDEX_FORMAT = 13;
 
 /** Pointer file naming the current generation of format `format`. */
 export function pointerFileName(format: number = INDEX_FORMAT): string {

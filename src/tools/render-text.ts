@@ -21,6 +21,7 @@ import { coverageText } from "../text/coverage-text.js";
 import { parentCycleText } from "../text/cycle-text.js";
 import { emptiedText } from "../text/emptied-text.js";
 import { escapeValue, framedLines, oneLine, quoted, SESSION_TEXT_MARK } from "../text/safe-text.js";
+import { weakText } from "../text/weak-text.js";
 
 /** Hard cap on one tool's text, whatever the budgets say (Pi's own tool output limit is 50 KB). */
 export const MAX_TOOL_TEXT_CHARS = 48_000;
@@ -110,6 +111,8 @@ function relaxedHeadline(result: EventSearchResult, query: string): string {
 	return `${head}:`;
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** Text of an event_search result (an empty query: a look-up by file, its hits newest first). */
 export function renderSearchText(result: EventSearchResult, query: string, ctx: RenderContext): string {
 	const lines: string[] = [];
@@ -126,6 +129,8 @@ export function renderSearchText(result: EventSearchResult, query: string, ctx: 
 		}
 	} else if (result.relaxed && result.tiers) {
 		lines.push(relaxedHeadline(result, query));
+		if (result.weakMatches)
+			lines.push(`${capitalized(weakText(result.weakMatches, quote))}: say so rather than answer from these hits.`);
 		result.hits.forEach((hit, i) => {
 			lines.push(hitLine(hit, i, ctx));
 		});

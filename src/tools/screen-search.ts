@@ -32,7 +32,11 @@ function hitRow(hit: EventSearchHit, width: number, paint: Paint): string {
 function searchHeadline(r: EventSearchResult, paint: Paint): string {
 	const n = r.hits.length;
 	if (n === 0) return paint.muted("no hits") + partialMark(r.coverage, paint);
-	const what = r.relaxed && (r.tiers?.allTerms ?? 0) === 0 ? " (none has every term)" : "";
+	const what = r.weakMatches
+		? " (weak matches only)"
+		: r.relaxed && (r.tiers?.allTerms ?? 0) === 0
+			? " (none has every term)"
+			: "";
 	const more = r.truncated ? " (more matched)" : "";
 	return (
 		paint.success(`${n} hit${n === 1 ? "" : "s"}`) + paint.muted(`${what}${more}`) + partialMark(r.coverage, paint)

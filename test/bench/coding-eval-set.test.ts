@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkAgainstCorpus, checkQuestions } from "../../bench/coding-eval/check-set.js";
 import { convertExport } from "../../bench/coding-eval/convert.js";
-import { runCodingEval } from "../../bench/coding-eval/eval.js";
+import { codingFigureRows, runCodingEval } from "../../bench/coding-eval/eval.js";
 import { type CodingQuestion, halfOf, loadQuestions } from "../../bench/coding-eval/questions.js";
 import { corpusDir } from "../../bench/coding-eval/sources.js";
 import { loadCorpusIndex, openCodingStore } from "../../bench/coding-eval/store.js";
@@ -90,6 +90,16 @@ describe("coding eval set", () => {
 		// Both searches stay in the caller's workspace: the same events under /home/dev/shop never come back.
 		for (const key of [...q1.project.keys, ...q1.bm25.keys]) expect(key.startsWith(mine.id)).toBe(true);
 		expect(n1.project.fullHits + n1.bm25.fullHits).toBe(0);
+		// Work no session did: event_search says its matches are weak (bm25 never does), and figure 10 reports how often.
+		expect(n1.project.hits).toBeGreaterThan(0);
+		expect(n1.project.weak).toBe(true);
+		expect(q1.project.weak || n1.bm25.weak).toBe(false);
+		const weakRows = codingFigureRows(report).filter((r) => r.figure.includes('says "weak matches"'));
+		expect(weakRows.map((r) => r.figure.replace(/, \d+ held-back coding questions$/, ""))).toEqual([
+			'10 Coding questions says "weak matches": absent',
+			'10 Coding questions says "weak matches": answerable, gold in the top 5',
+			'10 Coding questions says "weak matches": answerable, gold not in the top 5',
+		]);
 		expect(report.problems).toContain("q2: gold billing/s1#00000000 is not in the corpus");
 	});
 

@@ -77,5 +77,7 @@ describe("a real run over the set", () => {
 			"9 Natural questions zero-hit rate",
 		]);
 		expect(rows[1].met).toBe(r.rows[0].recallAt5 >= bm25.recallAt5 + 0.15);
+		// How often the answer said its matches are weak (every question here has an answer).
+		expect(rows[0].note).toMatch(/said "weak matches" for \d+\.\d % \(answer in the top 5: /);
 	}, 120_000);
 });

@@ -12,6 +12,7 @@ import { ID_STRIDE, rowWeight, WEIGHT_CLASSES, weightClass } from "../../src/sto
 /** The fingerprint of the id scheme each index format was written with. Add a line when the scheme changes. */
 const SCHEME_BY_FORMAT: Record<number, string> = {
 	12: "f5ff29f247be18b0",
+	13: "f5ff29f247be18b0",
 };
 
 /** Every fact the scheme holds: the stride, each class's weight, and the class of every kind at every length. */

@@ -1,11 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CJK_CLASS, cjkRunTokens, hasCjk, searchText } from "../../src/text/search-text.js";
+import {
+	CJK_CLASS,
+	cjkRunTokens,
+	hasCjk,
+	identifierParts,
+	searchText,
+	splitIdentifier,
+} from "../../src/text/search-text.js";
 import { ftsFixture } from "../store/temp-store.js";
 
 describe("searchText", () => {
 	it("passes non-CJK text through unchanged (same string)", () => {
 		const s = "RETRY_BUDGET_MS café 😀 dogfoodmarker123abc";
 		expect(searchText(s)).toBe(s);
+	});
+	it("appends the parts of each camelCase identifier once, after the text; raw output is not split", () => {
+		const s = "call getContextData, then getContextData again; OuterRef(pk) and combined_queries";
+		expect(searchText(s)).toBe(`${s}\nget Context Data Outer Ref`);
+		expect(searchText(s, "assistant_text")).toBe(`${s}\nget Context Data Outer Ref`);
+		expect(searchText(s, "tool_result")).toBe(s);
+		expect(searchText(s, "bash_output")).toBe(s);
+		expect(searchText("中文getData")).toBe(" 中文 文 getData\nget Data");
+	});
+	it("splits identifiers at case joints, keeps acronyms and plurals whole, skips random tokens", () => {
+		expect(splitIdentifier("getHTTPResponse")).toEqual(["get", "HTTP", "Response"]);
+		expect(splitIdentifier("HTTPServer")).toEqual(["HTTP", "Server"]);
+		expect(splitIdentifier("v2Parser")).toEqual(["v2", "Parser"]);
+		expect(splitIdentifier("IDs")).toEqual(["IDs"]);
+		expect(identifierParts("the IDs and URLs of PutObjectCommand")).toBe("Put Object Command");
+		// base64 / keys: capitals everywhere, more than six parts
+		expect(identifierParts("aGVsbG8gd29ybGQhIFRoaXMgaXMgYSB0ZXN0IG9mIGJhc2U2NA==")).toBe("");
+		expect(identifierParts(`x${"Ab".repeat(40)}`)).toBe("");
 	});
 	it("expands a CJK run into overlapping bigrams plus the final character", () => {
 		expect(searchText("我们中文很好")).toBe(" 我们 们中 中文 文很 很好 好 ");
@@ -54,6 +79,7 @@ describe("FTS matching through searchText + compileQuery (real FTS5 table)", () 
 		ids.ko = fts.add("한국어 형태소 분석기");
 		ids.emoji = fts.add("deploy 🚀 finished ✅ rocket_launch ok");
 		ids.mixed = fts.add("error在服务器端 happened");
+		ids.camel = fts.add("the view calls getContextData() before render");
 	});
 	afterAll(() => fts.close());
 
@@ -62,6 +88,15 @@ describe("FTS matching through searchText + compileQuery (real FTS5 table)", () 
 		expect(fts.search("RETRY_BUDGET_MS")).toEqual([ids.ident]);
 		expect(fts.search('"retry budget ms"')).toEqual([ids.ident]);
 		expect(fts.search("budget_retry")).toEqual([]); // a split identifier is a phrase: order matters
+	});
+	it("finds a camelCase identifier by its parts, as their phrase, and as a whole", () => {
+		expect(fts.search("get context data")).toEqual([ids.camel]);
+		expect(fts.search('"get context data"')).toEqual([ids.camel]);
+		expect(fts.search("getcontextdata")).toEqual([ids.camel]);
+		expect(fts.search("getContextData")).toEqual([ids.camel]);
+		expect(fts.search("context")).toEqual([ids.camel]);
+		// The parts follow the text: a phrase of the text itself is not broken by them.
+		expect(fts.search('"getContextData before render"')).toEqual([ids.camel]);
 	});
 	it("matches whole alphanumeric runs only: marker123 is not found inside dogfoodmarker123abc", () => {
 		expect(fts.search("marker123")).toEqual([ids.marker]);

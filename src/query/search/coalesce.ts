@@ -68,11 +68,11 @@ export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][],
  * chance (v1 ids) are left alone: the child must name the other as an ancestor and the matched text must agree.
  * Only the first `window` groups are compared.
  */
-export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number): EventGroup[] {
+export function foldForkCopies<G extends EventGroup>(db: QueryDb, ranked: G[], window: number): G[] {
 	// Only the groups that can reach the page are compared (bounded work); copies rank next to their original.
 	const groups = ranked.slice(0, window);
 	const rest = ranked.slice(window);
-	const byEntry = new Map<string, EventGroup[]>();
+	const byEntry = new Map<string, G[]>();
 	for (const g of groups) byEntry.set(g.best.entryId, [...(byEntry.get(g.best.entryId) ?? []), g]);
 	const shared = [...byEntry.values()].filter((gs) => new Set(gs.map((g) => g.best.sourceId)).size > 1);
 	if (shared.length === 0) return ranked;
@@ -106,7 +106,7 @@ export function foldForkCopies(db: QueryDb, ranked: EventGroup[], window: number
 			"SELECT (SELECT text FROM fragments WHERE id = ?) = (SELECT text FROM fragments WHERE id = ?) AS same",
 			[a.fragmentId, b.fragmentId],
 		)[0]?.same === 1;
-	const dropped = new Set<EventGroup>();
+	const dropped = new Set<G>();
 	for (const gs of shared) {
 		for (const original of gs) {
 			if (dropped.has(original)) continue;
