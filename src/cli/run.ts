@@ -1,6 +1,6 @@
 /**
  * The program without the process: parse, resolve, run one command, print its result (human or `--json`) and
- * turn every failure into one clear stderr line. Returns the exit code; only main.ts exits.
+ * turn every failure into one clear stderr line. Returns the exit code; only the boundary (boundary.ts) exits.
  */
 import type { Env } from "../config/pi-paths.js";
 import { DriverLoadError } from "../index-admin.js";

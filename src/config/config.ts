@@ -25,7 +25,7 @@ import type { Env } from "./pi-paths.js";
 export interface EventIndexConfigFile {
 	/** Where the index lives. */
 	indexDir?: string;
-	/** Extra or archive session directories to index (scanned recursively). */
+	/** Extra or archive session directories to index (scanned recursively, down to discover.ts MAX_ROOT_DEPTH). */
 	roots?: string[];
 	authorization?: {
 		/** Directories (besides the caller's workspace) whose sessions this workspace may read. */

@@ -37,7 +37,7 @@ const PROXIMITY_WEIGHT = 1;
 export const RERANK_LIMIT = 200;
 /**
  * Characters of text read for proximity per fragment: the head the index stores of each (on the ranking and
- * natural-question sets, proximity over 2,000 characters ranks exactly as over 32,000). At most RERANK_LIMIT ×
+ * natural-question sets, proximity over the stored head ranks exactly as over the whole text: docs/store.md). At most RERANK_LIMIT ×
  * RERANK_FRAGMENT_CHARS characters per query.
  */
 export const RERANK_FRAGMENT_CHARS = STORED_HEAD_CHARS;
