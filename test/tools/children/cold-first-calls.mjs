@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const [root, runsArg] = process.argv.slice(2);
-const { IndexRuntime } = await import(join(root, "dist", "tools", "index-runtime.js"));
+const { IndexRuntime } = await import(join(root, "dist", "extension", "index-runtime.js"));
 const { searchEvents } = await import(join(root, "dist", "query", "index.js"));
 
 /** One session of 200 filler questions, then the event searched for (so its commit writes a few pages). */
