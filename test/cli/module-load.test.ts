@@ -1,0 +1,74 @@
+/**
+ * What a command loads is part of how fast it answers (docs/benchmarks.md, "Where the time goes"): a search from the
+ * index as it is (`--no-sync`) loads no catch-up, verify, rebuild or lock-taking module, and no package it does not
+ * use; the commands that do need them still load them on demand. Real child processes of the built program, with
+ * Node's module hooks recording every module loaded.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_RUNTIME, runCommand } from "../helpers/runtime.js";
+import { BIN, cli, hermeticEnv, makeAgentDir, ROOT } from "./cli-harness.js";
+
+const HOOKS = join(ROOT, "test", "cli", "scripts", "log-modules.mjs");
+
+/** Modules a search of the index as it is must not load: the catch-up, verify, rebuild and lock-taking machinery. */
+const NOT_FOR_A_READ = [
+	/\/dist\/workspace-index\.js$/,
+	/\/dist\/cli\/reindex\.js$/,
+	/\/dist\/ingest\/(?:index-manager|catch-up|catch-up-job|sync-source|source-rows|verify|rebuild|prefetch|fts-thread|worker-start)\.js$/,
+	/\/dist\/store\/lock\.js$/,
+	/\/node_modules\/(?:proper-lockfile|drizzle-orm)\//,
+	/^node:(?:crypto|worker_threads)$/,
+];
+
+let base: string;
+let agentDir: string;
+let env: Record<string, string>;
+let g: string[];
+
+/** The modules one run of the program loads, and what it printed. */
+async function modulesOf(args: string[]) {
+	const log = join(base, `modules-${Math.random().toString(36).slice(2)}.txt`);
+	const r = await runCommand(process.execPath, ["--import", HOOKS, BIN, ...args, ...g], {
+		env: { ...env, MODULE_LOG: log },
+	});
+	return { ...r, modules: readFileSync(log, "utf8").trim().split("\n") };
+}
+
+beforeAll(async () => {
+	base = mkdtempSync(join(tmpdir(), "pei-modules-"));
+	agentDir = join(base, "agent");
+	makeAgentDir(agentDir);
+	mkdirSync(join(base, "home"));
+	env = hermeticEnv(join(base, "home"));
+	g = ["--agent-dir", agentDir, "--workspace", "/home/dev"];
+	const built = await cli(["reindex", ...g], { env });
+	expect(built.code, built.stderr).toBe(0);
+});
+
+afterAll(() => {
+	rmSync(base, { recursive: true, force: true });
+});
+
+// Node's module hooks; Bun runs the same code without them.
+describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
+	it("search --no-sync answers without loading the catch-up, verify, rebuild or lock-taking modules", async () => {
+		const r = await modulesOf(["search", "kaboom", "--no-sync", "--json"]);
+		expect(r.exitCode, r.stderr).toBe(0);
+		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
+		expect(r.modules.some((m) => m.endsWith("/dist/query/search.js"))).toBe(true);
+		expect(r.modules.filter((m) => NOT_FOR_A_READ.some((re) => re.test(m)))).toEqual([]);
+	});
+
+	it("search with its catch-up, and verify, still load what they need on demand", async () => {
+		const caughtUp = await modulesOf(["search", "kaboom", "--json"]);
+		expect(caughtUp.exitCode, caughtUp.stderr).toBe(0);
+		expect(JSON.parse(caughtUp.stdout).hits.length).toBeGreaterThan(0);
+		expect(caughtUp.modules.some((m) => m.endsWith("/dist/ingest/catch-up-job.js"))).toBe(true);
+		const verified = await modulesOf(["verify"]);
+		expect(verified.exitCode, verified.stderr).toBe(0);
+		expect(verified.modules.some((m) => m.endsWith("/dist/ingest/verify.js"))).toBe(true);
+	});
+});
