@@ -2,7 +2,8 @@
  * What a command loads is part of how fast it answers (docs/benchmarks.md, "Where the time goes"): a search from the
  * index as it is (`--no-sync`) loads no catch-up, verify, rebuild or lock-taking module, and no package it does not
  * use; the commands that do need them still load them on demand. Real child processes of the built program, with
- * Node's module hooks recording every module loaded.
+ * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
+ * graph decides what each command loads, in the bundle too), and the launcher, which runs the bundle.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,8 @@ import { CURRENT_RUNTIME, runCommand } from "../helpers/runtime.js";
 import { BIN, cli, hermeticEnv, makeAgentDir, ROOT } from "./cli-harness.js";
 
 const HOOKS = join(ROOT, "test", "cli", "scripts", "log-modules.mjs");
+/** The compiled program, unbundled. */
+const MAIN = join(ROOT, "dist", "cli", "main.js");
 
 /** Modules a search of the index as it is must not load: the catch-up, verify, rebuild and lock-taking machinery. */
 const NOT_FOR_A_READ = [
@@ -29,9 +32,9 @@ let env: Record<string, string>;
 let g: string[];
 
 /** The modules one run of the program loads, and what it printed. */
-async function modulesOf(args: string[]) {
+async function modulesOf(args: string[], program = MAIN) {
 	const log = join(base, `modules-${Math.random().toString(36).slice(2)}.txt`);
-	const r = await runCommand(process.execPath, ["--import", HOOKS, BIN, ...args, ...g], {
+	const r = await runCommand(process.execPath, ["--import", HOOKS, program, ...args, ...g], {
 		env: { ...env, MODULE_LOG: log },
 	});
 	return { ...r, modules: readFileSync(log, "utf8").trim().split("\n") };
@@ -70,5 +73,15 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		const verified = await modulesOf(["verify"]);
 		expect(verified.exitCode, verified.stderr).toBe(0);
 		expect(verified.modules.some((m) => m.endsWith("/dist/ingest/verify.js"))).toBe(true);
+	});
+
+	it("the launcher runs the bundle: a search loads a few files of it and none of dist/ one by one", async () => {
+		const r = await modulesOf(["search", "kaboom", "--no-sync", "--json"], BIN);
+		expect(r.exitCode, r.stderr).toBe(0);
+		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
+		const ours = r.modules.filter((m) => m.includes("/dist/"));
+		expect(ours.length).toBeGreaterThan(0);
+		expect(ours.filter((m) => !m.includes("/dist/cli/bundle/"))).toEqual([]);
+		expect(ours.length).toBeLessThan(30);
 	});
 });
