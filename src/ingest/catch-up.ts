@@ -149,7 +149,8 @@ interface PassPlan {
 
 /** Discovers the files, records how many there are (coverage counts them) and compares them with the checkpoints. */
 function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
-	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !options.forgotten?.has(f.path));
+	const forgotten = options.forgotten?.forgottenPaths();
+	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !forgotten?.has(f.path));
 	const stored = new Map(
 		(
 			db
