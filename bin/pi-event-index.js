@@ -4,7 +4,12 @@
 // load faster than a hundred). main.ts sets the exit code and exits; nothing to forward here except a failure to
 // load the program at all.
 import { existsSync } from "node:fs";
+import module from "node:module";
 import { fileURLToPath } from "node:url";
+
+// Node >= 22.1 keeps the program's compiled code between runs (in the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns
+// it off): a run does not compile again what the last one did. Older Nodes and Bun have no such cache.
+module.enableCompileCache?.();
 
 const bundled = new URL("../dist/cli/bundle/main.js", import.meta.url);
 const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cli/main.js", import.meta.url);

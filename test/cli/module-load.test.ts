@@ -5,10 +5,11 @@
  * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
  * graph decides what each command loads, in the bundle too), and the launcher, which runs the bundle.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAS_NODE22_PACKAGE, NODE22 } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, runCommand } from "../helpers/runtime.js";
 import { BIN, cli, hermeticEnv, makeAgentDir, ROOT } from "./cli-harness.js";
 
@@ -83,5 +84,19 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		expect(ours.length).toBeGreaterThan(0);
 		expect(ours.filter((m) => !m.includes("/dist/cli/bundle/"))).toEqual([]);
 		expect(ours.length).toBeLessThan(30);
+	});
+});
+
+describe.runIf(HAS_NODE22_PACKAGE)("the compiled code of the program", () => {
+	it("is kept between runs on a Node that has a compile cache (22.1 and later)", async () => {
+		const tmp = join(base, "tmp-node22");
+		mkdirSync(tmp);
+		const r = await runCommand(NODE22, [BIN, "search", "kaboom", "--no-sync", "--json", ...g], {
+			env: { ...env, TMPDIR: tmp },
+		});
+		expect(r.exitCode, r.stderr).toBe(0);
+		const cache = join(tmp, "node-compile-cache");
+		expect(existsSync(cache)).toBe(true);
+		expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
 	});
 });
