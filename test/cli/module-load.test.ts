@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAS_NODE22_PACKAGE, NODE22 } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, runCommand } from "../helpers/runtime.js";
@@ -84,6 +85,21 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		expect(ours.length).toBeGreaterThan(0);
 		expect(ours.filter((m) => !m.includes("/dist/cli/bundle/"))).toEqual([]);
 		expect(ours.length).toBeLessThan(30);
+	});
+
+	it("Pi's entry, dist/extension.js, is one file: loading it loads no other module of dist/", async () => {
+		const log = join(base, "modules-extension.txt");
+		const load = `const m = await import(${JSON.stringify(join(ROOT, "dist", "extension.js"))}); if (typeof m.default !== "function") process.exit(3);`;
+		const r = await runCommand(process.execPath, ["--import", HOOKS, "--input-type=module", "-e", load], {
+			env: { ...env, MODULE_LOG: log },
+		});
+		expect(r.exitCode, r.stderr).toBe(0);
+		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
+		const ours = readFileSync(log, "utf8")
+			.trim()
+			.split("\n")
+			.filter((m) => m.startsWith(dist));
+		expect(ours).toEqual([`${dist}extension.js`]);
 	});
 });
 
