@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "../ingest/catch-up-job.js";
+import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "../ingest/catch-up-threads.js";
 import { BUDGET_BOUNDS, type Budgets, DEFAULT_BUDGETS } from "../query/budgets.js";
 import { escapeValue } from "../text/safe-text.js";
 import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";

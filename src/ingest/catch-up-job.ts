@@ -4,16 +4,17 @@
  */
 
 import { isBusyError, isStoreDamage, type SqliteDb, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
-import { formatLockName } from "../store/format.js";
 import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpProgress, type CatchUpResult, catchUp } from "./catch-up.js";
+import type { CatchUpThreads } from "./catch-up-threads.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { initFingerprints } from "./fingerprint.js";
 import { Forgotten } from "./forgotten.js";
+import { CATCH_UP_LOCK } from "./lock-names.js";
 import type { SyncOptions } from "./sync-source.js";
 import { writerWaiting, type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";
 
@@ -34,23 +35,6 @@ export interface CatchUpJob {
 	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
 	excludeWorkspaces?: string[];
 }
-
-/**
- * Threads of a bulk pass: 1 (one thread reads and writes) or 2 (a prefetch thread reads, parses, projects and
- * compresses new files while the first writes: prefetch.ts). Two make a cold build about a third faster and its
- * process about 30 MiB larger while it runs (docs/benchmarks.md, "Where the time goes").
- */
-export type CatchUpThreads = 1 | 2;
-
-export function isCatchUpThreads(value: unknown): value is CatchUpThreads {
-	return value === 1 || value === 2;
-}
-
-/**
- * Pi's background catch-up runs beside the user's session on a machine that may have two cores: one thread, the
- * smaller footprint (configurable: docs/configuration.md, `catchUp.threads`).
- */
-export const BACKGROUND_THREADS: CatchUpThreads = 1;
 
 export type CatchUpOutcome =
 	/** `recovered`: the store was found damaged, moved aside, and this pass rebuilt it from the session files. */
@@ -154,9 +138,6 @@ export const CONTENDED_BATCH_BYTES = 16 << 10;
  * writer (prefetch.ts): starting the thread costs tens of ms, which a few MiB of input repay.
  */
 export const PREFETCH_MIN_BYTES = 8 << 20;
-
-/** Name of the lock that makes one process at a time do whole-corpus catch-up (of this index format). */
-export const CATCH_UP_LOCK = formatLockName("catch-up");
 
 /** Hooks a caller of a job may pass. */
 export interface JobHooks {

@@ -4,13 +4,11 @@
  * builds a whole new generation file, then publishes it by replacing the pointer (temp file + rename, atomic), so
  * readers see either the old complete index or the new complete one, and WAL files of two generations never mix.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { packageVersion } from "../package-version.js";
 import { FTS_FILE_SUFFIX, openDatabase, type SqliteDb } from "./db.js";
 import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileName } from "./format.js";
-import { withExclusiveLock } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { applyMigrations, MIGRATIONS_DIR } from "./migrations.js";
 import { openForWriteNoFollow } from "./safe-files.js";
@@ -68,9 +66,17 @@ export function generationOf(file: string, format: number = INDEX_FORMAT): strin
 	return generationFilePattern(format).exec(file)?.[1];
 }
 
+/**
+ * `bytes` random bytes as hex, from the global Web Crypto: importing node:crypto costs every process that only reads
+ * the index several milliseconds at start.
+ */
+function randomHex(bytes: number): string {
+	return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
+
 /** A new, sortable, collision-free generation id. */
 export function newGenerationId(): string {
-	return `${Date.now().toString(36).padStart(9, "0")}-${process.pid.toString(36)}-${randomBytes(3).toString("hex")}`;
+	return `${Date.now().toString(36).padStart(9, "0")}-${process.pid.toString(36)}-${randomHex(3)}`;
 }
 
 /** Options shared by generation helpers. */
@@ -116,7 +122,7 @@ export async function createGeneration(dir: string, options: GenerationOptions =
 /** Write the pointer atomically (temp file, fsync, rename). Throws on I/O errors. */
 export function writePointer(dir: string, file: string): void {
 	const target = join(dir, pointerFileName());
-	const tmp = `${target}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
+	const tmp = `${target}.${process.pid}.${randomHex(3)}.tmp`;
 	const body = `${JSON.stringify({ file, createdAt: new Date().toISOString() } satisfies GenerationPointer)}\n`;
 	const fd = openForWriteNoFollow(tmp, true);
 	try {
@@ -162,6 +168,8 @@ export async function publishGeneration(
 		return previous ? { ok: true, previous } : { ok: true };
 	};
 	if (options.holdingStoreLock) return swap();
+	// Loaded here: readers of the index never take a lock (lock.ts loads proper-lockfile).
+	const { withExclusiveLock } = await import("./lock.js");
 	const locked = await withExclusiveLock(dir, STORE_LOCK, swap, { wait: true, logger });
 	return locked.ok ? locked.value : { ok: false, error: locked.error };
 }

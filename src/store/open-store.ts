@@ -27,7 +27,7 @@ import {
 	readPointer,
 	STORE_LOCK,
 } from "./generations.js";
-import { withExclusiveLock } from "./lock.js";
+import type { LockedResult, LockHandle, LockOptions } from "./lock.js";
 import { createLogger, errorFields, type StoreLogger } from "./log.js";
 import { applyMigrations, MIGRATIONS_DIR, migrationState } from "./migrations.js";
 import { PRIVATE_DIR_MODE, unsafeIndexDir } from "./safe-files.js";
@@ -142,9 +142,8 @@ async function openWritable(dir: string, options: OpenStoreOptions, logger: Stor
 			// because another process may have done it while we waited.
 			const reason: FreshReason = ptr.reason === "missing" ? "new" : "invalid-pointer";
 			if (ptr.reason === "invalid") logger.log("warn", "store.invalid_pointer", { detail: ptr.detail });
-			const made = await withExclusiveLock(
+			const made = await withStoreLock(
 				dir,
-				STORE_LOCK,
 				async () => {
 					const again = readPointer(dir);
 					if (again.ok || (again.reason === "missing") !== (ptr.reason === "missing")) return false;
@@ -227,6 +226,19 @@ function lockFailure(detail: string): OpenStoreResult {
 	};
 }
 
+/**
+ * Run `fn` holding the store lock. lock.ts (and proper-lockfile with it) is loaded on first use: opening the index
+ * read-only takes no lock, and neither does a writable open of a current generation.
+ */
+async function withStoreLock<T>(
+	dir: string,
+	fn: (handle: LockHandle) => Promise<T>,
+	options: LockOptions,
+): Promise<LockedResult<T>> {
+	const { withExclusiveLock } = await import("./lock.js");
+	return withExclusiveLock(dir, STORE_LOCK, fn, options);
+}
+
 /** Check journal and format; migrate (under the lock) when migrations are pending. */
 async function prepare(
 	db: SqliteDb,
@@ -237,9 +249,8 @@ async function prepare(
 	const state = migrationState(db);
 	if (state.status === "newer") return "newer";
 	if (state.status === "pending") {
-		const migrated = await withExclusiveLock(
+		const migrated = await withStoreLock(
 			dir,
-			STORE_LOCK,
 			async () => {
 				// drizzle's migrate reads its journal before a deferred BEGIN and races across processes: re-check.
 				const again = migrationState(db);
@@ -300,9 +311,8 @@ async function recoverLocked(
 	options: OpenStoreOptions,
 	logger: StoreLogger,
 ): Promise<boolean> {
-	const result = await withExclusiveLock(
+	const result = await withStoreLock(
 		dir,
-		STORE_LOCK,
 		async () => {
 			const ptr = readPointer(dir);
 			if (!ptr.ok || ptr.pointer.file !== file) return;

@@ -5,7 +5,8 @@
 
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CatchUpThreads, runCatchUpJob } from "../../src/ingest/catch-up-job.js";
+import { runCatchUpJob } from "../../src/ingest/catch-up-job.js";
+import type { CatchUpThreads } from "../../src/ingest/catch-up-threads.js";
 import { initFingerprints } from "../../src/ingest/fingerprint.js";
 import { type Difference, verifyIndex } from "../../src/ingest/verify.js";
 import { openStore } from "../../src/store/open-store.js";
