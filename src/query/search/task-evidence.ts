@@ -8,7 +8,8 @@
  * per lifted task. docs/ranking.md, "Task evidence".
  */
 
-import { codeSql } from "../../store/column-codes.js";
+import type { SemanticKind } from "../../contract.js";
+import { codeSql, inCodesSql } from "../../store/column-codes.js";
 import { tag } from "../../text/fragment-tags.js";
 import type { AskedKind } from "../../text/request-words.js";
 import { all, allViaJson, type QueryDb } from "../db.js";
@@ -34,13 +35,21 @@ const LIFT_RATIO = 0.5;
 /** Share of its task's evidence an event of the wanted kind scores (when its own match is weaker). */
 const TASK_SHARE = 0.5;
 /** Fragments of a task read at most, in file order, to find its events of the wanted kind. */
-const TASK_FRAGMENTS = 400;
+const TASK_FRAGMENTS = 150;
+
+const OUTPUTS: readonly SemanticKind[] = ["tool_result", "bash_output"];
 
 /**
- * The intents whose events are lifted: the work's own events, which seldom say the topic. A request and an
- * assistant's decision say it themselves and rank by their own match.
+ * The intents whose events are lifted, and the fragment kinds read for them (intent.ts decides which are wanted):
+ * the work's own events, which seldom say the topic. A request and an assistant's decision say it themselves and
+ * rank by their own match.
  */
-const LIFTED_INTENTS: ReadonlySet<AskedKind> = new Set(["output", "failure", "edit", "test"]);
+const LIFTED_INTENTS: ReadonlyMap<AskedKind, readonly SemanticKind[]> = new Map([
+	["output", OUTPUTS],
+	["failure", OUTPUTS],
+	["edit", ["tool_call"]],
+	["test", ["bash_command", "tool_call", ...OUTPUTS]],
+]);
 
 /** One task: events [start, end) of one source (end: the next request, or past the last event). */
 export interface TaskSpan {
@@ -116,17 +125,26 @@ export function scoreTasks(db: QueryDb, rows: readonly CandidateRow[]): ScoredTa
 		.sort((a, b) => a.score - b.score);
 }
 
-/** The rows of the first TASK_FRAGMENTS fragments of `span`, in file order, that pass the plan's checks. */
-function spanRows(db: QueryDb, plan: SearchPlan, span: TaskSpan): Array<Omit<CandidateRow, "score">> {
+/**
+ * The rows of the first TASK_FRAGMENTS fragments of `kinds` in `span`, in file order, that pass the plan's checks;
+ * and the task's request (its first fragment, when a user's text), whatever the kinds.
+ */
+function spanRows(
+	db: QueryDb,
+	plan: SearchPlan,
+	span: TaskSpan,
+	kinds: readonly SemanticKind[],
+): Array<Omit<CandidateRow, "score">> {
 	const { where, params } = checkedWhere(plan);
 	return allViaJson<Omit<CandidateRow, "score">>(
 		db,
 		JOIN_COLUMNS,
-		`FROM (SELECT * FROM fragments WHERE source_id = ? AND event_seq >= ? AND event_seq < ?
-			ORDER BY event_seq, ord LIMIT ?) f
+		`FROM (SELECT * FROM fragments WHERE source_id = ? AND event_seq = ? AND ord = 0
+			UNION ALL SELECT * FROM (SELECT * FROM fragments WHERE source_id = ? AND event_seq > ? AND event_seq < ?
+				AND ${inCodesSql("kind", "kind", kinds)} ORDER BY event_seq, ord LIMIT ?)) f
 		CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 		CROSS JOIN sources s ON s.id = f.source_id ${where}`,
-		[span.sourceId, span.start, span.end, TASK_FRAGMENTS, ...params],
+		[span.sourceId, span.start, span.sourceId, span.start, span.end, TASK_FRAGMENTS, ...params],
 	);
 }
 
@@ -144,13 +162,14 @@ export function liftedByTasks(
 	own: ReadonlyMap<string, CandidateRow>,
 	exclude: ReadonlySet<string>,
 ): LiftedRow[] {
-	if (plan.wants === undefined || !LIFTED_INTENTS.has(plan.wants)) return [];
+	const kinds = plan.wants && LIFTED_INTENTS.get(plan.wants);
+	if (plan.wants === undefined || kinds === undefined) return [];
 	const wanted = wantedRow(plan.wants);
 	const bar = LIFT_RATIO * (tasks[0]?.score ?? 0);
 	const out: LiftedRow[] = [];
 	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {
 		const share = TASK_SHARE * task.score;
-		const rows = spanRows(db, plan, task);
+		const rows = spanRows(db, plan, task, kinds);
 		const request = rows.find((r) => r.seq === task.start && r.kind === "user_text")?.entryId;
 		const picked = new Map<string, LiftedRow>();
 		for (const row of rows) {
