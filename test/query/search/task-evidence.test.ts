@@ -10,6 +10,7 @@ import type { EventSearchHit, EventSearchRequest } from "../../../src/contract.j
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { DEFAULT_BUDGETS } from "../../../src/query/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
+import { renderSearchText } from "../../../src/tools/render-text.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../../helpers/temp-store.js";
 
@@ -107,6 +108,18 @@ describe("the task a question names brings its work forward", () => {
 		expect(hits[0]?.missingTerms).toEqual(expect.arrayContaining(["duplicate", "nightly"]));
 		// The next request's edit is another task's work.
 		expect(hits.slice(0, 3).map((h) => h.entryId)).not.toContain(ids.labelEdit);
+	});
+
+	it("the model's text names the request, and the closest-match count skips a hit its task brought", () => {
+		const query = "pull up the change we made for duplicate tasks in the nightly sync";
+		const result = searchEvents(store.db, { query }, caller);
+		const text = renderSearchText(result, query, { cwd: WORKSPACE });
+		expect(text).toContain(`taskRequest=${ids.dedupeRequest}`);
+		// The closest match is the first hit that matched on its own, not the edit its task brought (it holds fewer).
+		const own = result.hits.find((h) => h.missingTerms !== undefined && h.taskRequestId === undefined);
+		const lifted = result.hits[0];
+		expect(lifted?.matchedTerms?.length).toBeLessThan(own?.matchedTerms?.length ?? 0);
+		expect(text).toContain(`the closest match ${own?.matchedTerms?.length} of`);
 	});
 
 	it("what error did we hit: the failing output of that task, not of the next one", () => {
