@@ -97,7 +97,7 @@ function spanOf(sourceId: number, seq: number, requests: readonly number[]): Tas
  * TASK_DAMPING of its next best events' (each event by its best fragment), plus REQUEST_WEIGHT times its request's
  * own score when the request matched.
  */
-export function scoreTasks(db: QueryDb, rows: readonly CandidateRow[]): ScoredTask[] {
+function scoreTasks(db: QueryDb, rows: readonly CandidateRow[]): ScoredTask[] {
 	const bestOfEvent = new Map<string, CandidateRow>();
 	for (const row of rows) {
 		const seen = bestOfEvent.get(eventKey(row));
@@ -149,22 +149,25 @@ function spanRows(
 }
 
 /**
- * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks (`tasks`, best first: at most TOP_TASKS,
- * each with at least LIFT_RATIO of the best one's evidence), PER_TASK of each, none of them in `exclude`. Each is
- * its own best candidate row when it had one (`own`, by event key), else its first fragment of the wanted kind; it
+ * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks of the candidates `scored` (best first: at
+ * most TOP_TASKS, each with at least LIFT_RATIO of the best one's evidence), PER_TASK of each, none of them in
+ * `exclude`. Each is its own best candidate row when it had one, else its first fragment of the wanted kind; it
  * scores TASK_SHARE of its task's evidence, or its own score when that is better. Within a task: best score, then
- * file order. Empty when the plan wants another kind or none.
+ * file order. Empty (and no query) when the plan wants another kind or none.
  */
 export function liftedByTasks(
 	db: QueryDb,
 	plan: SearchPlan,
-	tasks: readonly ScoredTask[],
-	own: ReadonlyMap<string, CandidateRow>,
+	scored: readonly CandidateRow[],
 	exclude: ReadonlySet<string>,
 ): LiftedRow[] {
 	const kinds = plan.wants && LIFTED_INTENTS.get(plan.wants);
 	if (plan.wants === undefined || kinds === undefined) return [];
 	const wanted = wantedRow(plan.wants);
+	const own = new Map<string, CandidateRow>();
+	for (const row of scored)
+		if (!own.has(eventKey(row)) || row.score < (own.get(eventKey(row))?.score ?? 0)) own.set(eventKey(row), row);
+	const tasks = scoreTasks(db, scored);
 	const bar = LIFT_RATIO * (tasks[0]?.score ?? 0);
 	const out: LiftedRow[] = [];
 	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {

@@ -24,7 +24,7 @@ import { intentFactor } from "./intent.js";
 import type { PresenceScoring } from "./presence-window.js";
 import { INTEGER } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
-import { liftedByTasks, scoreTasks } from "./task-evidence.js";
+import { liftedByTasks } from "./task-evidence.js";
 import { type SearchTerm, typedAsPhrase } from "./terms.js";
 
 /** Candidates taken from the OR of all terms, and from each term alone. */
@@ -335,9 +335,7 @@ function liftByTasks(
 	own: Map<number, number>,
 	exclude: ReadonlySet<string>,
 ): void {
-	const bestOf = new Map<string, CandidateRow>();
-	for (const row of scored) if (!bestOf.has(eventKey(row))) bestOf.set(eventKey(row), row);
-	const lifted = plan.wants ? liftedByTasks(db, plan, scoreTasks(db, scored), bestOf, exclude) : [];
+	const lifted = liftedByTasks(db, plan, scored, exclude);
 	const byKey = new Map(events.map((g) => [eventKey(g.best), g]));
 	for (const row of lifted) {
 		const group = byKey.get(eventKey(row));
