@@ -35,7 +35,7 @@ const ALLOWED = {
 	tools: ["text", "config", "query", "facade", "files", "extension"],
 	cli: ["text", "config", "query", "facade", "files"],
 };
-const FACADE = "^src/(workspace-index|index-admin)\\.ts$";
+const FACADE = "^src/(workspace-index|workspace-setup|index-admin)\\.ts$";
 const pathOf = (name) => (name === "facade" ? FACADE : layer(name));
 
 module.exports = {

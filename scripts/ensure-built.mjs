@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleCli } from "./bundle-cli.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const stamp = join(root, "dist", ".built");
@@ -14,7 +15,7 @@ function newestSource(dir) {
 	for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
 		if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
 	}
-	for (const file of ["tsconfig.json", "tsconfig.build.json", "package.json"]) {
+	for (const file of ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/bundle-cli.mjs"]) {
 		newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
 	}
 	return newest;
@@ -29,5 +30,6 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < newestSource(join(root, "src
 			stdio: "inherit",
 		},
 	);
+	await bundleCli(root);
 	writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

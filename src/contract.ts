@@ -155,6 +155,12 @@ export interface EventSearchHit {
 	missingTerms?: string[];
 	/** The same event copied verbatim into `--fork` child sessions (each readable by its own identity). */
 	forkCopies?: EventRef[];
+	/**
+	 * Relaxed hits only: the event was brought forward by its task (a user request and the work after it, up to the
+	 * next request) whose events match the question, being of the kind asked for (an edit, a test run, an output);
+	 * it may hold few or none of the terms. The entry id of that request, in the same session.
+	 */
+	taskRequestId?: string;
 }
 
 /**

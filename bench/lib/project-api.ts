@@ -29,7 +29,7 @@ interface OpenOptions {
 	agentDir: string;
 	indexDir: string;
 	useWorker?: boolean;
-	/** Threads of its catch-ups (src/ingest/catch-up-job.ts, CatchUpThreads); the default is Pi's. */
+	/** Threads of its catch-ups (src/config/threads.ts); the default is Pi's. */
 	catchUpThreads?: 1 | 2;
 }
 

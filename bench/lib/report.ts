@@ -111,7 +111,9 @@ directory between runs.
    Both rates are that text's MiB per second (the index stores it packed, so its own stored bytes would understate
    the rate); the ratio is the floor's time over the build's.
 2. **Warm start.** In a fresh process: \`IndexManager.open\` on the index built by figure 1, then one search; the
-   time from open to the answer. Median of several processes per scale, the two scales interleaved.
+   time from open to the answer. Median of several processes per scale, the two scales interleaved. 2b: that time
+   minus the same search asked again in the same process (median of 5): what opening and a first answer cost beyond
+   the search itself.
 3. **Append.** One session of 10 KiB and one of 100 MiB (\`generateOne\`), indexed; then one Pi-shaped line appended
    to each in turn (alternating order) and \`syncFile\` timed.
 4. **Search latency.** The fixed query set of \`bench/corpus/markers.ts\` (rare and common terms, two-term AND, a
@@ -127,6 +129,14 @@ directory between runs.
 7. **Index size.** Bytes of the index directory / bytes of the JSONL corpus, next to the bare FTS5 table's size.
 8. **Contention.** A hot-path loop (append one line to a small session, \`syncFile\`, 20 ms pause) in one process, on
    its own and then while another process runs a full catch-up of the large corpus into the same (fresh) index; p95.
+10. **What people wait for.** 10a Pi 0.73's start-up with and without the extension (print mode, faux provider,
+   \`--no-session\`, an empty agent dir); 10b–10c the program's \`--version\`, \`status\` and \`search\` as whole processes;
+   10d a whole \`search WORD --all --no-sync\` of the rare and a common word of figure 4's set on the large corpus,
+   against a bare \`node -e 0\` and \`rg -c -F -i WORD\` over the same files; 10e the rare word's \`search\` with its
+   default catch-up on the up-to-date index against \`--no-sync\`; 10f Pi 1.x (Node 22) with and without the extension
+   on the large corpus, in an agent dir of the bench's own whose \`sessions/\` links to the corpus and whose config
+   names the built index. Commands interleaved round by round, medians; each row prints the load average before and
+   after, since every whole-process time moves with it.
 `;
 
 /** The whole docs/benchmarks.md. */

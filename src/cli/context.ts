@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import type { ResolvedConfig } from "../config/config.js";
 import { ENV_AGENT_DIR, type Env, resolveAgentDir } from "../config/pi-paths.js";
 import { MAINTENANCE_THREADS } from "../index-admin.js";
-import { type DiscoveryRoot, resolveWorkspace, type WorkspaceIndexOptions } from "../workspace-index.js";
+import type { DiscoveryRoot } from "../workspace-index.js";
+import { resolveWorkspace, type WorkspaceIndexOptions } from "../workspace-setup.js";
 import type { GlobalOptions } from "./args.js";
 import { CliError, EXIT } from "./errors.js";
 

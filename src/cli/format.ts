@@ -151,6 +151,7 @@ function hitLines(h: EventSearchHit, i: number, query: string, extras: SearchExt
 	const terms = h.matchedTerms ?? queryWords(query);
 	out.push(`   ${SESSION_TEXT_MARK}${highlightTerms(snippetLine(h.snippet, terms), terms, st)}`);
 	if (h.missingTerms?.length) out.push(`   missing: ${v(h.missingTerms.join(", "))}`);
+	if (h.taskRequestId) out.push(`   in the task of request ${v(h.taskRequestId)}`);
 	if (h.forkCopies)
 		out.push(`   also in forks: ${v(h.forkCopies.map((c) => `${c.sessionId} ${c.entryId}`).join(", "))}`);
 	out.push(st.dim(`   open in Pi: ${openInPi(h.sessionId, h.cwd)}`));

@@ -1,7 +1,8 @@
 /**
  * `search`, `read`, `trace`: the query services over the shared index, authorized for the `--workspace`. By default
  * an incremental catch-up runs first (skipped, not waited for, when another process holds the lock: the answer's
- * coverage then says it is partial); `--no-sync` answers from the index as it is, opened read-only.
+ * coverage then says it is partial); `--no-sync` answers from the index as it is, opened read-only, and loads none
+ * of the catch-up's modules.
  */
 import { resolve } from "node:path";
 import type {
@@ -32,7 +33,7 @@ import { intOption, type OptionValues, stringOption } from "./args.js";
 import type { CliContext } from "./context.js";
 import { interruptedError, UsageError } from "./errors.js";
 import type { OtherWorkspaceHits, SearchExtras } from "./format.js";
-import { type CommandHooks, DAMAGE_RECOVERED, openIndex } from "./reindex.js";
+import type { CommandHooks } from "./reindex.js";
 import { existingIndex } from "./status.js";
 
 /**
@@ -81,6 +82,7 @@ async function answerAsIs<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<T> {
 }
 
 async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: IndexQuery<T>): Promise<T> {
+	const { DAMAGE_RECOVERED, openIndex } = await import("./reindex.js");
 	const { manager } = await openIndex(ctx);
 	// Opening may have moved a damaged generation aside already: the catch-up below rebuilds it.
 	let recovered = manager.generation.damagedAtOpen;

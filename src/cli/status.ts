@@ -9,6 +9,7 @@ import {
 	discoveredFileCount,
 	type IndexCounts,
 	type IndexSnapshot,
+	IndexUnavailableError,
 	indexLocks,
 	type LockHolderInfo,
 	openIndexSnapshot,
@@ -16,7 +17,7 @@ import {
 	type SqliteDriverName,
 } from "../index-admin.js";
 import { coverageText } from "../text/coverage-text.js";
-import { type DiscoveryRoot, IndexUnavailableError } from "../workspace-index.js";
+import type { DiscoveryRoot } from "../workspace-index.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { formatBytes } from "./format.js";

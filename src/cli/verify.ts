@@ -2,9 +2,8 @@
  * `verify`: compare the index with the session files (a fresh parse of every indexed file's committed bytes, every
  * line's xxHash64, every header field and the session name) and list every difference; exit 1 when there is one. Read-only. A file Pi is appending to right now may show as "behind" until the next sync.
  */
-import { type IndexDirVerifyReport, type VerifyReport, verifyIndexDir } from "../index-admin.js";
+import { type IndexDirVerifyReport, IndexUnavailableError, type VerifyReport, verifyIndexDir } from "../index-admin.js";
 import { escapeValue } from "../text/safe-text.js";
-import { IndexUnavailableError } from "../workspace-index.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { noIndexError } from "./status.js";

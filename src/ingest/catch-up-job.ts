@@ -7,7 +7,6 @@ import type { CatchUpThreads } from "../config/threads.js";
 import type { CatchUpProgress } from "../contract.js";
 import { isBusyError, isStoreDamage, STORE_SCHEMAS, storeErrorText } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
-import { formatLockName } from "../store/format.js";
 import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
@@ -16,6 +15,7 @@ import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { Forgotten } from "./forgotten.js";
+import { CATCH_UP_LOCK } from "./lock-names.js";
 import type { SyncOptions } from "./sync-source.js";
 import { writerWaiting, type YieldMemo, yieldToAnnouncedWriters } from "./write-intent.js";
 
@@ -133,9 +133,6 @@ const CONTENDED_BATCH_BYTES = 16 << 10;
  * writer (prefetch.ts): starting the thread costs tens of ms, which a few MiB of input repay.
  */
 export const PREFETCH_MIN_BYTES = 8 << 20;
-
-/** Name of the lock that makes one process at a time do whole-corpus catch-up (of this index format). */
-export const CATCH_UP_LOCK = formatLockName("catch-up");
 
 /** Hooks a caller of a job may pass. */
 export interface JobHooks {

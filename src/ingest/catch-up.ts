@@ -136,8 +136,8 @@ interface PassPlan {
 
 /** Discovers the files, records how many there are (coverage counts them) and compares them with the checkpoints. */
 function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
-	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !options.forgotten?.has(f.path));
-	const ordered = orderForCatchUp(files, options.inWorkspace ?? (() => false));
+	const forgotten = options.forgotten?.forgottenPaths();
+	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !forgotten?.has(f.path));
 	const stored = new Map(
 		(
 			db
@@ -161,11 +161,15 @@ function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
 	});
 	const discovered = new Set(files.map((f) => f.path));
 	return {
-		// The sync's own unchanged rule (identity included), checked here without opening a transaction.
-		work: ordered.filter((f) => {
-			const row = stored.get(f.path);
-			return !row || !matchesCheckpoint(row, f);
-		}),
+		// The sync's own unchanged rule (identity included), checked here without opening a transaction; only the files
+		// with work are ordered (a stable sort: the same order as ordering all, then filtering).
+		work: orderForCatchUp(
+			files.filter((f) => {
+				const row = stored.get(f.path);
+				return !row || !matchesCheckpoint(row, f);
+			}),
+			options.inWorkspace ?? (() => false),
+		),
 		vanished: [...stored.keys()].filter((p) => !discovered.has(p)),
 		stored: new Set(stored.keys()),
 	};

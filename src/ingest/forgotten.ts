@@ -113,6 +113,15 @@ export class Forgotten {
 		return this.paths.has(path) || (sessionId != null && this.ids.has(sessionId));
 	}
 
+	/**
+	 * The forgotten files' paths as of now, for asking about many files at once (discovery, verify): `has` stats the
+	 * tombstone file on every question, which for 10,000 discovered files cost a catch-up more than discovery itself.
+	 */
+	forgottenPaths(): ReadonlySet<string> {
+		this.load();
+		return this.paths;
+	}
+
 	/** How many tombstones are in force. */
 	count(): number {
 		this.load();
@@ -144,8 +153,9 @@ export class Forgotten {
 	private load(): void {
 		let stamp: string;
 		try {
-			const s = statSync(join(this.indexDir, TOMBSTONE_FILE));
-			stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
+			// No tombstone file is the common case: answered without an exception.
+			const s = statSync(join(this.indexDir, TOMBSTONE_FILE), { throwIfNoEntry: false });
+			stamp = s === undefined ? "none" : `${s.ino}:${s.size}:${s.mtimeMs}`;
 		} catch {
 			stamp = "none";
 		}

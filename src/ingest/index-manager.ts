@@ -8,11 +8,11 @@ import { BACKGROUND_THREADS, type CatchUpThreads } from "../config/threads.js";
 import type { CatchUpProgress, Coverage } from "../contract.js";
 import { isStoreDamage } from "../store/db.js";
 import { DriverLoadError, type SqliteDb } from "../store/driver.js";
-import { heldByLiveProcess, lockHolderInfo } from "../store/lock.js";
+import { heldByLiveProcess, lockHolderInfo } from "../store/lock-holder.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import { secretRedactionOn } from "../text/redact.js";
-import { CATCH_UP_LOCK, type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
+import { type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
@@ -24,7 +24,9 @@ import {
 	tombstonesMatching,
 } from "./forget.js";
 import { Forgotten, type Tombstone } from "./forgotten.js";
-import { REBUILD_LOCK, type RebuildOutcome, rebuildStore } from "./rebuild.js";
+import { IndexUnavailableError } from "./index-unavailable.js";
+import { CATCH_UP_LOCK, REBUILD_LOCK } from "./lock-names.js";
+import { type RebuildOutcome, rebuildStore } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
 import { announceWrite, writeDone } from "./write-intent.js";
 
@@ -43,19 +45,6 @@ export interface IndexManagerOptions {
 	lockStaleMs?: number;
 	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
 	excludeWorkspaces?: string[];
-}
-
-/**
- * The store could not be opened at all (e.g. no usable index and an unwritable directory, a full disk). `code` is
- * SQLite's result code when SQLite said why, so the model boundary words it by meaning, never with SQLite's text.
- */
-export class IndexUnavailableError extends Error {
-	constructor(
-		message: string,
-		readonly code?: string,
-	) {
-		super(message);
-	}
 }
 
 /** The error an index that cannot open throws: the driver's own when SQLite itself cannot load. */

@@ -4,24 +4,14 @@
  */
 
 import { storeErrorText } from "../store/db.js";
-import { formatLockName } from "../store/format.js";
 import { createGeneration, publishGeneration, removeGenerationFiles } from "../store/generations.js";
 import { takeLock, tryLock } from "../store/lock.js";
 import { type CatchUpResult, catchUp } from "./catch-up.js";
-import {
-	CATCH_UP_LOCK,
-	type CatchUpJob,
-	catchUpOptions,
-	type JobHooks,
-	settlePass,
-	tuneForBulkWrites,
-} from "./catch-up-job.js";
+import { type CatchUpJob, catchUpOptions, type JobHooks, settlePass, tuneForBulkWrites } from "./catch-up-job.js";
+import { CATCH_UP_LOCK, REBUILD_LOCK } from "./lock-names.js";
 
 /** Why nothing can be indexed in a directory this process cannot write. */
 const READ_ONLY_DIR = "the index directory is read-only (not writable by this user)";
-
-/** Held for the whole rebuild (of this index format); coverage reports "rebuilding" while it exists. */
-export const REBUILD_LOCK = formatLockName("rebuild");
 
 export type RebuildOutcome =
 	| { kind: "done"; result: CatchUpResult; generation: string }

@@ -102,7 +102,8 @@ export function verifyIndex(
 	forgotten?: Forgotten,
 ): VerifyReport {
 	// A forgotten session's file is meant to be out of the index: not a difference.
-	const files = discoverFiles(roots, extraFiles).filter((f) => !forgotten?.has(f.path));
+	const gone = forgotten?.forgottenPaths();
+	const files = discoverFiles(roots, extraFiles).filter((f) => !gone?.has(f.path));
 	try {
 		const damage = findStoreDamage(db, { fullText: true });
 		if (damage) throw damage;

@@ -2,6 +2,8 @@
  * The driver for a Node without node:sqlite (Pi 0.73 on Node 20): better-sqlite3, a native addon. Statements are better-sqlite3's own
  * objects (their API already matches `SqliteStatement`), so hot paths pay no extra indirection.
  */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
 import {
@@ -15,21 +17,36 @@ import {
 /** The package's own folder, where `npm rebuild` / `npm install` must run (this file is dist/store/ in it). */
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
-/** Load better-sqlite3; returns the opener. Throws DriverLoadError when the addon is missing or built for another Node. */
+/** The addon where better-sqlite3's install puts it, when it is there (else the package's own lookup finds it). */
+const ADDON_FILE = "build/Release/better_sqlite3.node";
+
+/**
+ * Load better-sqlite3; returns the opener. Throws DriverLoadError when the addon is missing or built for another Node.
+ * Loaded with require, not import: importing a CommonJS package makes Node scan its source for exports first, and
+ * the addon is named by its path, which spares the `bindings` package's search of a dozen candidate folders (both
+ * are paid by every process that opens the index, before its first answer).
+ */
 export async function loadBetterSqlite3(): Promise<OpenDriver> {
 	// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
 	// Our own paths are absolute, so URI parsing changes nothing else.
 	process.env.SQLITE_USE_URI ??= "1";
-	const Database = (
-		await import("better-sqlite3").catch((err: unknown) => {
-			throw loadFailure(err);
-		})
-	).default;
+	const require = createRequire(import.meta.url);
+	let Database: typeof BetterSqlite3;
+	let nativeBinding: string | undefined;
+	try {
+		const entry = require.resolve("better-sqlite3");
+		Database = require(entry) as typeof BetterSqlite3;
+		const addon = fileURLToPath(new URL(`../${ADDON_FILE}`, pathToFileURL(entry)));
+		if (existsSync(addon)) nativeBinding = addon;
+	} catch (err) {
+		throw loadFailure(err);
+	}
 	return (request: DriverOpenRequest): SqliteDb => {
 		const name = request.immutable ? `${pathToFileURL(request.path).href}?immutable=1` : request.path;
 		let raw: BetterSqlite3.Database;
 		try {
-			raw = new Database(name, { readonly: request.readonly, fileMustExist: request.fileMustExist });
+			const options = { readonly: request.readonly, fileMustExist: request.fileMustExist };
+			raw = new Database(name, nativeBinding === undefined ? options : { ...options, nativeBinding });
 		} catch (err) {
 			// The first connection loads the addon: a failure there is the install's, not the file's.
 			throw isAddonFailure(err) ? loadFailure(err) : err;

@@ -4,7 +4,6 @@
  * builds a whole new generation file, then publishes it by replacing the pointer (temp file + rename, atomic), so
  * readers see either the old complete index or the new complete one, and WAL files of two generations never mix.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
@@ -13,7 +12,6 @@ import { packageVersion } from "../package-version.js";
 import { FTS_FILE_SUFFIX, openDatabase } from "./db.js";
 import type { SqliteDb } from "./driver.js";
 import { generationFileName, generationFilePattern, INDEX_FORMAT, pointerFileName } from "./format.js";
-import { withExclusiveLock } from "./lock.js";
 import { applyMigrations, MIGRATIONS_DIR } from "./migrations.js";
 
 /** Lock taken for migration, first creation, corruption recovery and pointer swaps. */
@@ -69,9 +67,17 @@ export function generationOf(file: string, format: number = INDEX_FORMAT): strin
 	return generationFilePattern(format).exec(file)?.[1];
 }
 
+/**
+ * `bytes` random bytes as hex, from the global Web Crypto: importing node:crypto costs every process that only reads
+ * the index several milliseconds at start.
+ */
+function randomHex(bytes: number): string {
+	return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
+
 /** A new, sortable, collision-free generation id. */
 function newGenerationId(): string {
-	return `${Date.now().toString(36).padStart(9, "0")}-${process.pid.toString(36)}-${randomBytes(3).toString("hex")}`;
+	return `${Date.now().toString(36).padStart(9, "0")}-${process.pid.toString(36)}-${randomHex(3)}`;
 }
 
 /** Options shared by generation helpers. */
@@ -117,7 +123,7 @@ export async function createGeneration(dir: string, options: GenerationOptions =
 /** Write the pointer atomically (temp file, fsync, rename). Throws on I/O errors. */
 export function writePointer(dir: string, file: string): void {
 	const target = join(dir, pointerFileName());
-	const tmp = `${target}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
+	const tmp = `${target}.${process.pid}.${randomHex(3)}.tmp`;
 	const body = `${JSON.stringify({ file, createdAt: new Date().toISOString() } satisfies GenerationPointer)}\n`;
 	const fd = openForWriteNoFollow(tmp, true);
 	try {
@@ -163,6 +169,8 @@ export async function publishGeneration(
 		return previous ? { ok: true, previous } : { ok: true };
 	};
 	if (options.holdingStoreLock) return swap();
+	// Loaded here: readers of the index never take a lock (lock.ts loads proper-lockfile).
+	const { withExclusiveLock } = await import("./lock.js");
 	const locked = await withExclusiveLock(dir, STORE_LOCK, swap, { wait: true, logger });
 	return locked.ok ? locked.value : { ok: false, error: locked.error };
 }

@@ -9,12 +9,12 @@
  * handle compromised and logs.
  */
 import * as nodeFs from "node:fs";
-import { mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { createLogger, errorFields, type StoreLogger } from "../files/log.js";
 import { PRIVATE_DIR_MODE, readNoFollow, touchNoFollow, writeExclusive } from "../files/safe-files.js";
+import { DEFAULT_STALE_MS, holderPath, targetPath } from "./lock-holder.js";
 
 /**
  * The fs proper-lockfile uses: a plain object of our own. By default it takes graceful-fs and caches the mtime
@@ -28,9 +28,6 @@ const LOCK_FS = {
 	mkdir: (path: string, callback: (err: NodeJS.ErrnoException | null) => void) =>
 		nodeFs.mkdir(path, PRIVATE_DIR_MODE, callback),
 };
-
-/** Default staleness threshold (proper-lockfile's minimum is 2000 ms). */
-export const DEFAULT_STALE_MS = 10_000;
 
 /** Options for taking a lock. */
 export interface LockOptions {
@@ -56,33 +53,6 @@ export interface LockHandle {
 export type LockedResult<T> =
 	| { ok: true; value: T; compromised: boolean }
 	| { ok: false; reason: "busy" | "unwritable" | "error"; error: string };
-
-/** Who holds a lock, for the status command. */
-export interface LockHolderInfo {
-	locked: boolean;
-	/** mtime of the lock directory (refreshed by a live holder every stale/2). */
-	mtimeMs?: number;
-	/** True when the lock exists but is older than the default stale threshold. */
-	stale?: boolean;
-	/** Sidecar written by the holder (best effort; may be from a previous holder if it crashed). */
-	holder?: { pid: number; hostname: string; acquiredAt: string };
-}
-
-/**
- * True when a live process holds the lock: it exists and its holder refreshed it within the stale period. A holder
- * that was killed leaves the lock behind; coverage must not say "rebuild running" for it.
- */
-export function heldByLiveProcess(info: LockHolderInfo | undefined): boolean {
-	return info?.locked === true && info.stale !== true;
-}
-
-function targetPath(dir: string, name: string): string {
-	return join(dir, `${name}.lock-target`);
-}
-
-function holderPath(dir: string, name: string): string {
-	return join(dir, `${name}.holder.json`);
-}
 
 function ensureTarget(dir: string, name: string): string {
 	const target = targetPath(dir, name);
@@ -190,25 +160,6 @@ export async function withExclusiveLock<T>(
 	} finally {
 		await got.handle.release();
 	}
-}
-
-/** Is lock `name` held, since when, and by whom (best effort). Never throws. */
-export async function lockHolderInfo(dir: string, name: string): Promise<LockHolderInfo> {
-	const lockDir = `${targetPath(dir, name)}.lock`;
-	let mtimeMs: number;
-	try {
-		mtimeMs = statSync(lockDir).mtimeMs;
-	} catch {
-		return { locked: false };
-	}
-	const info: LockHolderInfo = { locked: true, mtimeMs, stale: mtimeMs < Date.now() - DEFAULT_STALE_MS };
-	try {
-		const holder = JSON.parse(readNoFollow(holderPath(dir, name))) as LockHolderInfo["holder"];
-		if (holder && typeof holder.pid === "number") info.holder = holder;
-	} catch {
-		// No sidecar (or a torn one): the lock itself is what counts.
-	}
-	return info;
 }
 
 function writeHolder(dir: string, name: string): void {

@@ -27,7 +27,7 @@ import {
 	readPointer,
 	STORE_LOCK,
 } from "./generations.js";
-import { withExclusiveLock } from "./lock.js";
+import type { LockedResult, LockHandle, LockOptions } from "./lock.js";
 import { applyMigrations, MIGRATIONS_DIR, migrationState } from "./migrations.js";
 
 /** Why the store is a brand-new (empty) generation, when it is. */
@@ -190,9 +190,8 @@ async function attemptOpen(ctx: OpenContext, attempt: number, lastProblem: strin
  */
 async function createFirstGeneration(ctx: OpenContext, why: "missing" | "invalid", detail?: string): Promise<Attempt> {
 	if (why === "invalid") ctx.logger.log("warn", "store.invalid_pointer", { detail });
-	const made = await withExclusiveLock(
+	const made = await withStoreLock(
 		ctx.dir,
-		STORE_LOCK,
 		async () => {
 			const again = readPointer(ctx.dir);
 			if (again.ok || (again.reason === "missing") !== (why === "missing")) return false;
@@ -268,6 +267,19 @@ function lockFailure(detail: string): OpenStoreResult {
 	};
 }
 
+/**
+ * Run `fn` holding the store lock. lock.ts (and proper-lockfile with it) is loaded on first use: opening the index
+ * read-only takes no lock, and neither does a writable open of a current generation.
+ */
+async function withStoreLock<T>(
+	dir: string,
+	fn: (handle: LockHandle) => Promise<T>,
+	options: LockOptions,
+): Promise<LockedResult<T>> {
+	const { withExclusiveLock } = await import("./lock.js");
+	return withExclusiveLock(dir, STORE_LOCK, fn, options);
+}
+
 /** Check journal and format; migrate (under the lock) when migrations are pending. */
 async function prepare(
 	db: SqliteDb,
@@ -278,9 +290,8 @@ async function prepare(
 	const state = migrationState(db);
 	if (state.status === "newer") return "newer";
 	if (state.status === "pending") {
-		const migrated = await withExclusiveLock(
+		const migrated = await withStoreLock(
 			dir,
-			STORE_LOCK,
 			async () => {
 				// drizzle's migrate reads its journal before a deferred BEGIN and races across processes: re-check.
 				const again = migrationState(db);
@@ -341,9 +352,8 @@ async function recoverLocked(
 	options: OpenStoreOptions,
 	logger: StoreLogger,
 ): Promise<boolean> {
-	const result = await withExclusiveLock(
+	const result = await withStoreLock(
 		dir,
-		STORE_LOCK,
 		async () => {
 			const ptr = readPointer(dir);
 			if (!ptr.ok || ptr.pointer.file !== file) return;

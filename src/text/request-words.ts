@@ -104,12 +104,13 @@ export function askedKind(content: readonly string[]): AskedKind | undefined {
 }
 
 /**
- * Cue words that name what was done, not what it said: an output never says "printed". In a question with an
- * intent ("what did the repro print for …") they are optional; elsewhere ("print statement debug") content.
+ * Words that name the asking, not what was said: an output never says "printed", a log never says "say" ("what did
+ * the error log say about …"). In a question with an intent ("what did the repro print for …") they are optional;
+ * elsewhere ("print statement debug", "say hello command") content.
  */
-const ACT_WORDS = new Set(["print", "printed"]);
+const ACT_WORDS = new Set(["print", "printed", "say", "said", "says"]);
 
-/** True for a cue word that is optional once the question states its intent (ACT_WORDS). */
+/** True for a word that is optional once the question states its intent (ACT_WORDS). */
 export function namesTheAsking(word: string): boolean {
 	return ACT_WORDS.has(word);
 }

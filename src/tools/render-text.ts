@@ -89,6 +89,7 @@ function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string
 	parts.push(`cwd=${displayPath(hit.cwd, ctx.cwd)}`);
 	if (hit.matchingFragmentCount > 1) parts.push(`matches=${hit.matchingFragmentCount}`);
 	if (hit.missingTerms && hit.missingTerms.length > 0) parts.push(`missing=${hit.missingTerms.map(quote).join(",")}`);
+	if (hit.taskRequestId) parts.push(`taskRequest=${hit.taskRequestId}`);
 	if (hit.forkCopies && hit.forkCopies.length > 0) {
 		parts.push(`forkCopies=${hit.forkCopies.map((c) => `${c.sessionId}/${c.entryId}`).join(",")}`);
 	}
@@ -98,7 +99,8 @@ function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string
 /** The first line of a relaxed result: how many hits have every term and how close the others come. */
 function relaxedHeadline(result: EventSearchResult, query: string): string {
 	const { allTerms, someTerms } = result.tiers ?? { allTerms: 0, someTerms: 0 };
-	const partial = result.hits.filter((h) => h.missingTerms !== undefined);
+	// A hit its task brought forward may hold no term: it says nothing of how close the matches come.
+	const partial = result.hits.filter((h) => h.missingTerms !== undefined && h.taskRequestId === undefined);
 	const best = partial[0];
 	const termCount = best ? (best.matchedTerms?.length ?? 0) + (best.missingTerms?.length ?? 0) : 0;
 	const closest = best

@@ -8,8 +8,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
-import { lockHolderInfo } from "../../src/store/lock.js";
+import { CATCH_UP_LOCK } from "../../src/ingest/lock-names.js";
+import { lockHolderInfo } from "../../src/store/lock-holder.js";
 import { ChildGroup, waitFor } from "../helpers/children.js";
 import { backlogCorpus, completeLines, exactlyOnceDirs, indexVsFiles } from "../helpers/exactly-once.js";
 import { REPO_ROOT } from "../helpers/pi-cli.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchResult } from "../../src/contract.js";
-import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
+import { CATCH_UP_LOCK } from "../../src/ingest/lock-names.js";
 import { tryLock } from "../../src/store/lock.js";
 import { BIN, cli, finished, hasStack, hermeticEnv, json, makeAgentDir, startCli } from "./cli-harness.js";
 

@@ -1,8 +1,8 @@
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CATCH_UP_LOCK } from "../../src/ingest/catch-up-job.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
+import { CATCH_UP_LOCK } from "../../src/ingest/lock-names.js";
 import { rebuildStore } from "../../src/ingest/rebuild.js";
 import { tryLock } from "../../src/store/lock.js";
 import { tempDir } from "../helpers/temp-store.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { generationFileName, INDEX_FORMAT, pointerFileName } from "../../src/store/format.js";
-import { lockHolderInfo } from "../../src/store/lock.js";
+import { lockHolderInfo } from "../../src/store/lock-holder.js";
 import { openStore } from "../../src/store/open-store.js";
 import { cli, hermeticEnv, json } from "../cli/cli-harness.js";
 import { collectOutput } from "../helpers/children.js";

@@ -2,8 +2,9 @@ import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IndexManager } from "../../src/ingest/index-manager.js";
-import { REBUILD_LOCK } from "../../src/ingest/rebuild.js";
-import { DEFAULT_STALE_MS, lockHolderInfo, tryLock, withExclusiveLock } from "../../src/store/lock.js";
+import { REBUILD_LOCK } from "../../src/ingest/lock-names.js";
+import { tryLock, withExclusiveLock } from "../../src/store/lock.js";
+import { DEFAULT_STALE_MS, lockHolderInfo } from "../../src/store/lock-holder.js";
 import { startChild, waitForOutput } from "./spawn.js";
 import { tempDir } from "./temp-store.js";
 

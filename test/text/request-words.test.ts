@@ -32,6 +32,11 @@ describe("request words are optional", () => {
 		expect(analyzed("print statement debug").required).toContain("print");
 	});
 
+	it("say names the asking in a question with an intent (a log never says it), and is content in keywords", () => {
+		expect(analyzed("what did the nginx error log say about the upstream").required).not.toContain("say");
+		expect(analyzed("say hello command output").required).toContain("say");
+	});
+
 	it("a conversation noun that says no which-one is content", () => {
 		expect(analyzed("refresh the session token").required).toContain("session");
 	});

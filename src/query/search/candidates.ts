@@ -52,7 +52,7 @@ export interface Candidates {
 }
 
 /** What the join returns for each ranked fragment (CandidateRow less its score). */
-const JOIN_COLUMNS = {
+export const JOIN_COLUMNS = {
 	fragmentId: "f.id",
 	sourceId: "f.source_id",
 	seq: "f.event_seq",
@@ -165,7 +165,7 @@ function joinChecked(db: QueryDb, plan: SearchPlan, ids: readonly number[]): Omi
 }
 
 /** The WHERE clause of the plan's exact checks (none: empty) and its parameters. */
-function checkedWhere(plan: SearchPlan): { where: string; params: Array<string | number> } {
+export function checkedWhere(plan: SearchPlan): { where: string; params: Array<string | number> } {
 	const checks = plan.checks.filter((c) => c.sql !== "");
 	const where = checks.length > 0 ? `WHERE ${checks.map((c) => `(${c.sql})`).join(" AND ")}` : "";
 	return { where, params: checks.flatMap((c) => c.params) };

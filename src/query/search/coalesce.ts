@@ -18,6 +18,8 @@ export interface EventGroup {
 	others: number[];
 	/** The same event copied into forked sessions, folded into this one: the copies' best rows. */
 	forkCopies?: CandidateRow[];
+	/** Brought forward by its task's evidence (task-evidence.ts): the entry id of the task's request. */
+	taskRequestId?: string;
 }
 
 /** The identity of an event across tiers: (source, seq). */

@@ -50,6 +50,7 @@ export function toHit(
 		hit.matchedTerms = group.matched.map((t) => t.label);
 		hit.missingTerms = group.missing.map((t) => t.label);
 	}
+	if (group.taskRequestId) hit.taskRequestId = group.taskRequestId;
 	if (group.forkCopies) hit.forkCopies = group.forkCopies.map((c) => ({ sessionId: c.sessionId, entryId: c.entryId }));
 	return hit;
 }

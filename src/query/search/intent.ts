@@ -22,6 +22,11 @@ const WANTED: Record<AskedKind, (row: CandidateRow) => boolean> = {
 	decision: (r) => r.kind === "assistant_text",
 };
 
+/** Whether a row is of the kind the question asks for. */
+export function wantedRow(wants: AskedKind): (row: CandidateRow) => boolean {
+	return WANTED[wants];
+}
+
 /** The factor on a row's score under the question's intent (1 when it wants nothing or another kind). */
 export function intentFactor(wants: AskedKind | undefined): (row: CandidateRow) => number {
 	if (wants === undefined) return () => 1;

@@ -25,6 +25,7 @@ import { intentFactor } from "./intent.js";
 import type { PresenceScoring } from "./presence-window.js";
 import { INTEGER } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
+import { liftedByTasks } from "./task-evidence.js";
 import { type SearchTerm, typedAsPhrase } from "./terms.js";
 
 /** Candidates taken from the OR of all terms, and from each term alone. */
@@ -340,6 +341,30 @@ function firstEvents(
 	return events;
 }
 
+/**
+ * Adds to `events` the events of the wanted kind in the best tasks (task-evidence.ts), and gives those already there
+ * their task's share when it beats their own score (`own`, by fragment: updated).
+ */
+function liftByTasks(
+	db: QueryDb,
+	plan: SearchPlan,
+	scored: readonly CandidateRow[],
+	events: EventGroup[],
+	own: Map<number, number>,
+	exclude: ReadonlySet<string>,
+): void {
+	const lifted = liftedByTasks(db, plan, scored, exclude);
+	const byKey = new Map(events.map((g) => [eventKey(g.best), g]));
+	for (const row of lifted) {
+		const group = byKey.get(eventKey(row));
+		const byTask = row.taskRequestId ? { taskRequestId: row.taskRequestId } : {};
+		if (group === undefined) events.push({ best: row, count: 1, others: [], ...byTask });
+		else Object.assign(group, byTask);
+		const id = group?.best.fragmentId ?? row.fragmentId;
+		own.set(id, Math.min(own.get(id) ?? 0, row.score));
+	}
+}
+
 /** Pairs each event with the live terms its best fragment contains (presentTerms). */
 function withMatchedTerms(
 	db: QueryDb,
@@ -380,6 +405,7 @@ export function relaxedTiers(
 	const answering = sortWithAnswers(db, plan, scored, answerBonus);
 	const tokens = [...phrases, ...live].map((t) => t.tokens);
 	const events = firstEvents(db, scored, tokens, otherIds, exclude, Math.max(need, CONTEXT_GROUPS));
+	liftByTasks(db, plan, scored, events, own, exclude);
 	const best = withMatchedTerms(db, events, live, listedOf);
 	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
 	const sum = (list: readonly SearchTerm[]) => list.reduce((n, t) => n + weight(t), 0);

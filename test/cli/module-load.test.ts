@@ -1,0 +1,118 @@
+/**
+ * What a command loads is part of how fast it answers (docs/benchmarks.md, "Where the time goes"): a search from the
+ * index as it is (`--no-sync`) loads no catch-up, verify, rebuild or lock-taking module, and no package it does not
+ * use; the commands that do need them still load them on demand. Real child processes of the built program, with
+ * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
+ * graph decides what each command loads, in the bundle too), and the launcher, which runs the bundle.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAS_NODE22_PACKAGE, NODE22 } from "../helpers/pi-cli.js";
+import { CURRENT_RUNTIME, runCommand } from "../helpers/runtime.js";
+import { BIN, cli, hermeticEnv, makeAgentDir, ROOT } from "./cli-harness.js";
+
+const HOOKS = join(ROOT, "test", "cli", "scripts", "log-modules.mjs");
+/** The compiled program, unbundled. */
+const MAIN = join(ROOT, "dist", "cli", "main.js");
+
+/** Modules a search of the index as it is must not load: the catch-up, verify, rebuild and lock-taking machinery. */
+const NOT_FOR_A_READ = [
+	/\/dist\/workspace-index\.js$/,
+	/\/dist\/cli\/reindex\.js$/,
+	/\/dist\/ingest\/(?:index-manager|catch-up|catch-up-job|sync-source|source-rows|verify|rebuild|prefetch|fts-thread|worker-start)\.js$/,
+	/\/dist\/store\/lock\.js$/,
+	/\/node_modules\/(?:proper-lockfile|drizzle-orm)\//,
+	/^node:(?:crypto|worker_threads)$/,
+];
+
+let base: string;
+let agentDir: string;
+let env: Record<string, string>;
+let g: string[];
+
+/** The modules one run of the program loads, and what it printed. */
+async function modulesOf(args: string[], program = MAIN) {
+	const log = join(base, `modules-${Math.random().toString(36).slice(2)}.txt`);
+	const r = await runCommand(process.execPath, ["--import", HOOKS, program, ...args, ...g], {
+		env: { ...env, MODULE_LOG: log },
+	});
+	return { ...r, modules: readFileSync(log, "utf8").trim().split("\n") };
+}
+
+beforeAll(async () => {
+	base = mkdtempSync(join(tmpdir(), "pei-modules-"));
+	agentDir = join(base, "agent");
+	makeAgentDir(agentDir);
+	mkdirSync(join(base, "home"));
+	env = hermeticEnv(join(base, "home"));
+	g = ["--agent-dir", agentDir, "--workspace", "/home/dev"];
+	const built = await cli(["reindex", ...g], { env });
+	expect(built.code, built.stderr).toBe(0);
+});
+
+afterAll(() => {
+	rmSync(base, { recursive: true, force: true });
+});
+
+// Node's module hooks; Bun runs the same code without them.
+describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
+	it("search --no-sync answers without loading the catch-up, verify, rebuild or lock-taking modules", async () => {
+		const r = await modulesOf(["search", "kaboom", "--no-sync", "--json"]);
+		expect(r.exitCode, r.stderr).toBe(0);
+		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
+		expect(r.modules.some((m) => m.endsWith("/dist/query/search.js"))).toBe(true);
+		expect(r.modules.filter((m) => NOT_FOR_A_READ.some((re) => re.test(m)))).toEqual([]);
+	});
+
+	it("search with its catch-up, and verify, still load what they need on demand", async () => {
+		const caughtUp = await modulesOf(["search", "kaboom", "--json"]);
+		expect(caughtUp.exitCode, caughtUp.stderr).toBe(0);
+		expect(JSON.parse(caughtUp.stdout).hits.length).toBeGreaterThan(0);
+		expect(caughtUp.modules.some((m) => m.endsWith("/dist/ingest/catch-up-job.js"))).toBe(true);
+		const verified = await modulesOf(["verify"]);
+		expect(verified.exitCode, verified.stderr).toBe(0);
+		expect(verified.modules.some((m) => m.endsWith("/dist/ingest/verify.js"))).toBe(true);
+	});
+
+	it("the launcher runs the bundle: a search loads a few files of it and none of dist/ one by one", async () => {
+		const r = await modulesOf(["search", "kaboom", "--no-sync", "--json"], BIN);
+		expect(r.exitCode, r.stderr).toBe(0);
+		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
+		const ours = r.modules.filter((m) => m.includes("/dist/"));
+		expect(ours.length).toBeGreaterThan(0);
+		expect(ours.filter((m) => !m.includes("/dist/cli/bundle/"))).toEqual([]);
+		expect(ours.length).toBeLessThan(30);
+	});
+
+	it("Pi's entry, dist/extension.js, is one file: loading it loads no other module of dist/", async () => {
+		const log = join(base, "modules-extension.txt");
+		const load = `const m = await import(${JSON.stringify(join(ROOT, "dist", "extension.js"))}); if (typeof m.default !== "function") process.exit(3);`;
+		const r = await runCommand(process.execPath, ["--import", HOOKS, "--input-type=module", "-e", load], {
+			env: { ...env, MODULE_LOG: log },
+		});
+		expect(r.exitCode, r.stderr).toBe(0);
+		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
+		const ours = readFileSync(log, "utf8")
+			.trim()
+			.split("\n")
+			.filter((m) => m.startsWith(dist));
+		expect(ours).toEqual([`${dist}extension.js`]);
+	});
+});
+
+describe.runIf(HAS_NODE22_PACKAGE)("the compiled code of the program", () => {
+	it("is kept between runs on a Node that has a compile cache (22.1 and later)", async () => {
+		const tmp = join(base, "tmp-node22");
+		mkdirSync(tmp);
+		const r = await runCommand(NODE22, [BIN, "search", "kaboom", "--no-sync", "--json", ...g], {
+			env: { ...env, TMPDIR: tmp },
+		});
+		expect(r.exitCode, r.stderr).toBe(0);
+		const cache = join(tmp, "node-compile-cache");
+		expect(existsSync(cache)).toBe(true);
+		expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+	});
+});

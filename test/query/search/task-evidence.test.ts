@@ -1,0 +1,150 @@
+/**
+ * Task evidence (task-evidence.ts): a question names past work by its request's topic ("the change we made for
+ * duplicate tasks"), while the events it asks for (the edit, the failing run) do not repeat the topic's words. The
+ * task — the request and its work up to the next request — that the question matches brings them forward.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
+import type { EventSearchHit, EventSearchRequest } from "../../../src/contract.js";
+import { SourceSyncer } from "../../../src/ingest/sync-source.js";
+import { searchEvents } from "../../../src/query/search.js";
+import { renderSearchText } from "../../../src/tools/render-text.js";
+import { lineFactory } from "../../helpers/session-lines.js";
+import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+
+let store: TempStore;
+const WORKSPACE = "/work/dev/tracker";
+const caller = { cwd: WORKSPACE, authorization: { extraRoots: [], allRoots: false }, budgets: DEFAULT_BUDGETS };
+const search = (query: string, extra: Partial<EventSearchRequest> = {}): EventSearchHit[] =>
+	searchEvents(store.db, { query, ...extra }, caller).hits;
+
+/** An assistant message with one tool call. */
+function call(line: string, id: string, name: string, args: Record<string, unknown>): string {
+	const entry = JSON.parse(line);
+	entry.message.content = [{ type: "toolCall", id, name, arguments: args }];
+	return `${JSON.stringify(entry)}\n`;
+}
+
+const idOf = (line: string): string => JSON.parse(line).id;
+
+/** Entry ids of the fixture's requests and work, by name. */
+const ids: Record<string, string> = {};
+
+async function write(dir: string, name: string, lines: string[]): Promise<void> {
+	writeFileSync(join(dir, `${name}.jsonl`), lines.join(""));
+	const r = await new SourceSyncer(store.db).sync(join(dir, `${name}.jsonl`));
+	expect(r.status).toBe("indexed");
+}
+
+beforeAll(async () => {
+	store = await tempStore();
+	const dir = join(store.dir, "sessions");
+	mkdirSync(dir);
+	const w = lineFactory({ cwd: WORKSPACE, prefix: "dedupe" });
+	// Written in file order (each line's parent is the one before), named where a test needs its id.
+	const named: Array<[string | undefined, string]> = [
+		[undefined, w.header()],
+		["dedupeRequest", w.user("Tasks get duplicated when the nightly sync runs twice; make sync skip duplicate tasks.")],
+		[undefined, w.assistant("I will look at how the nightly sync saves duplicate tasks first.")],
+		[undefined, call(w.assistant("running"), "c1", "bash", { command: "pytest tests/test_sync.py" })],
+		["failing", w.toolResult("c1", "bash", "AssertionError: expected 1 row, got 2\n1 failed in 0.12s", true)],
+		[
+			"dedupeEdit",
+			call(w.assistant("editing"), "c2", "edit", {
+				path: "importer/sync.py",
+				oldText: "for row in rows:\n    save(row)",
+				newText:
+					"seen = set()\nfor row in rows:\n    if row.key in seen: continue\n    seen.add(row.key)\n    save(row)",
+			}),
+		],
+		[undefined, w.toolResult("c2", "edit", "Successfully replaced text in importer/sync.py.")],
+		["labelRequest", w.user("Now rename the export button label to Download CSV.")],
+		[
+			"labelEdit",
+			call(w.assistant("editing"), "c4", "edit", {
+				path: "web/toolbar.tsx",
+				oldText: "<Button>Export</Button>",
+				newText: "<Button>Download CSV</Button>",
+			}),
+		],
+		[undefined, w.toolResult("c4", "edit", "Successfully replaced text in web/toolbar.tsx.")],
+		[undefined, call(w.assistant("running"), "c5", "bash", { command: "npm run build" })],
+		[
+			"labelFailing",
+			w.toolResult("c5", "bash", "TypeError: cannot read properties of undefined (reading 'csv')", true),
+		],
+		[undefined, w.assistant("The export button label now says Download CSV.")],
+	];
+	await write(
+		dir,
+		"dedupe",
+		named.map(([, line]) => line),
+	);
+	for (const [name, line] of named) if (name) ids[name] = idOf(line);
+	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
+	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
+	for (const [i, topic] of [...topics, ...topics].entries()) {
+		const f = lineFactory({ cwd: WORKSPACE, prefix: `other${i}` });
+		await write(dir, `other${i}`, [
+			f.header(),
+			f.user(`please fix the ${topic} ${i}`),
+			f.assistant(`the ${topic} change is done; the sync of tasks was not touched`),
+			call(f.assistant("editing"), `o${i}`, "edit", { path: `src/other${i}.ts`, oldText: "a", newText: "b" }),
+			f.toolResult(`o${i}`, "edit", `Successfully replaced text in src/other${i}.ts.`),
+		]);
+	}
+});
+afterAll(() => store.cleanup());
+
+describe("the task a question names brings its work forward", () => {
+	it("pull up the change we made for duplicate tasks: the edit of that request, named by it", () => {
+		const hits = search("pull up the change we made for duplicate tasks in the nightly sync");
+		expect(hits[0]?.entryId).toBe(ids.dedupeEdit);
+		expect(hits[0]?.toolName).toBe("edit");
+		expect(hits[0]?.taskRequestId).toBe(ids.dedupeRequest);
+		// A relaxed hit like any other: it says which terms it lacks.
+		expect(hits[0]?.missingTerms).toEqual(expect.arrayContaining(["duplicate", "nightly"]));
+		// The next request's edit is another task's work.
+		expect(hits.slice(0, 3).map((h) => h.entryId)).not.toContain(ids.labelEdit);
+	});
+
+	it("the model's text names the request, and the closest-match count skips a hit its task brought", () => {
+		const query = "pull up the change we made for duplicate tasks in the nightly sync";
+		const result = searchEvents(store.db, { query }, caller);
+		const text = renderSearchText(result, query, { cwd: WORKSPACE });
+		expect(text).toContain(`taskRequest=${ids.dedupeRequest}`);
+		// The closest match is the first hit that matched on its own, not the edit its task brought (it holds fewer).
+		const own = result.hits.find((h) => h.missingTerms !== undefined && h.taskRequestId === undefined);
+		const lifted = result.hits[0];
+		expect(lifted?.matchedTerms?.length).toBeLessThan(own?.matchedTerms?.length ?? 0);
+		expect(text).toContain(`the closest match ${own?.matchedTerms?.length} of`);
+	});
+
+	it("what error did we hit: the failing output of that task, not of the next one", () => {
+		const hits = search("what error did we hit when the nightly sync made duplicate tasks?");
+		expect(hits[0]?.entryId).toBe(ids.failing);
+		expect(hits[0]?.isError).toBe(true);
+		const labelAt = hits.findIndex((h) => h.entryId === ids.labelFailing);
+		expect(labelAt === -1 || labelAt > 0).toBe(true);
+	});
+
+	it("a task ends at the next request: the label question gets the label edit", () => {
+		const hit = search("how did we fix the export button label?")[0];
+		expect(hit?.entryId).toBe(ids.labelEdit);
+	});
+
+	it("the filters still decide: with kinds of text only, no edit is brought forward", () => {
+		const hits = search("pull up the change we made for duplicate tasks in the nightly sync", {
+			kinds: ["user_text", "assistant_text"],
+		});
+		expect(hits.length).toBeGreaterThan(0);
+		for (const hit of hits) expect(["user_text", "assistant_text"]).toContain(hit.semanticKind);
+		for (const hit of hits) expect(hit.taskRequestId).toBeUndefined();
+	});
+
+	it("a list of keywords states no intent: nothing is brought forward", () => {
+		for (const hit of search("duplicate tasks nightly sync")) expect(hit.taskRequestId).toBeUndefined();
+	});
+});
