@@ -119,11 +119,7 @@ async function piPairs(host: PiHost, pairs: number, env: NodeJS.ProcessEnv, cwd:
 async function piStartup(ctx: BenchContext): Promise<FigureRow> {
 	const figure = "10a Pi start-up: with / without the extension";
 	const pairs = ctx.quick ? 3 : 20;
-	const dir = join(ctx.workDir, "startup");
-	const agentDir = join(dir, "agent");
-	const tmp = join(dir, "tmp");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(tmp, { recursive: true });
+	const { dir, agentDir, tmp } = piDirs(ctx, "startup");
 	const t = await piPairs(PI_073, pairs, piEnv(agentDir, tmp), dir);
 	const ratio = t.with / t.without;
 	return {
@@ -137,6 +133,16 @@ async function piStartup(ctx: BenchContext): Promise<FigureRow> {
 	};
 }
 
+/** A Pi run's own directory under the bench's work dir: its agent dir and its temp dir, created. */
+function piDirs(ctx: BenchContext, name: string): { dir: string; agentDir: string; tmp: string } {
+	const dir = join(ctx.workDir, name);
+	const agentDir = join(dir, "agent");
+	const tmp = join(dir, "tmp");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(tmp, { recursive: true });
+	return { dir, agentDir, tmp };
+}
+
 /**
  * Pi 1.x (Node 22) with and without the extension on the large corpus, its index warm: an agent dir of its own whose
  * sessions/ is a link to the corpus's (the corpus is never written) and whose config names the built index.
@@ -148,11 +154,7 @@ async function pi1xStartup(ctx: BenchContext): Promise<FigureRow> {
 		return skippedRow(figure, goal, "no Node 22 (node scripts/ensure-node22.mjs) or no Pi 1.x in node_modules");
 	}
 	const pairs = ctx.quick ? 3 : 10;
-	const dir = join(ctx.workDir, "startup-1x");
-	const agentDir = join(dir, "agent");
-	const tmp = join(dir, "tmp");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(tmp, { recursive: true });
+	const { dir, agentDir, tmp } = piDirs(ctx, "startup-1x");
 	const sessions = join(agentDir, "sessions");
 	if (!existsSync(sessions)) symlinkSync(ctx.large.sessionsDir, sessions);
 	const indexDir = await indexFor(ctx, "large");

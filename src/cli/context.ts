@@ -5,16 +5,15 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ResolvedConfig } from "../config/config.js";
 import { ENV_AGENT_DIR, type Env, resolveAgentDir } from "../config/pi-paths.js";
 import { MAINTENANCE_THREADS } from "../index-admin.js";
-import type { DiscoveryRoot } from "../workspace-index.js";
-import { resolveWorkspace, type WorkspaceIndexOptions } from "../workspace-setup.js";
+import { resolveWorkspace, type WorkspaceIndexOptions, type WorkspaceSetup } from "../workspace-setup.js";
 import type { GlobalOptions } from "./args.js";
 import { CliError, EXIT } from "./errors.js";
 
-/** Everything a command knows about where things are. */
-export interface CliContext {
+/** Everything a command knows about where things are: the workspace's setup (configuration, roots), and more. */
+export interface CliContext
+	extends Pick<WorkspaceSetup, "config" | "problems" | "refused" | "roots" | "extraFiles" | "workspaceDirs"> {
 	agentDir: string;
 	indexDir: string;
 	/** The workspace whose sessions may be read (config's project file is read from here too). */
@@ -23,14 +22,6 @@ export interface CliContext {
 	all: boolean;
 	/** `--root` directories, absolute. */
 	extraRoots: string[];
-	config: ResolvedConfig;
-	/** Configuration problems (file, key, what was wrong); defaults were used for those keys. */
-	problems: string[];
-	/** The workspace config's widening keys that were ignored (one line), if any. */
-	refused?: string;
-	roots: DiscoveryRoot[];
-	extraFiles: string[];
-	workspaceDirs: string[];
 	env: Env;
 	/** How openWorkspaceIndex opens this index (catch-up in this thread, so progress is ours to show). */
 	open: WorkspaceIndexOptions;
