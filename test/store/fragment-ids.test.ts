@@ -11,8 +11,8 @@ import { ID_STRIDE, rowWeight, WEIGHT_CLASSES, weightClass } from "../../src/sto
 
 /** The fingerprint of the id scheme each index format was written with. Add a line when the scheme changes. */
 const SCHEME_BY_FORMAT: Record<number, string> = {
-	12: "f5ff29f247be18b0",
-	13: "f5ff29f247be18b0",
+	12: "5fcf55b15c5ed3ba",
+	13: "5fcf55b15c5ed3ba",
 };
 
 /** Every fact the scheme holds: the stride, each class's weight, and the class of every kind at every length. */
@@ -20,7 +20,8 @@ function schemeFingerprint(): string {
 	const lengths = [0, 1_000, 1_001, 2_000, 2_001, 4_001, 16_001, 64_001, 256_001, 1_024_001, 4_096_001];
 	const facts = {
 		stride: ID_STRIDE,
-		weights: WEIGHT_CLASSES.map((_, i) => rowWeight(i)),
+		// Rounded: Bun's and Node's Math.pow differ in the last bits, which no ranking notices.
+		weights: WEIGHT_CLASSES.map((_, i) => rowWeight(i).toPrecision(12)),
 		unknown: rowWeight(-1),
 		classes: [...SEMANTIC_KINDS, "a-kind-of-a-newer-format"].map((k) => lengths.map((n) => weightClass(k, n))),
 	};
