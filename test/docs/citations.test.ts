@@ -83,13 +83,19 @@ function brokenSourceCitations(): string[] {
 	return broken;
 }
 
+/** A path the bench builds (`bench/.build/child.mjs`, not in a clean clone) stands for its source (`bench/child.ts`). */
+function sourceOf(path: string): string {
+	const built = /^bench\/\.build\/(.+)\.mjs$/.exec(path);
+	return built ? `bench/${built[1]}.ts` : path;
+}
+
 /** What the docs and the README cite in backticks under src/, test/, bench/ or migrations/ that does not exist. */
 function brokenDocCitations(): string[] {
 	const broken: string[] = [];
 	for (const doc of [...FILES.filter((f) => f.startsWith("docs/") && f.endsWith(".md")), "README.md"]) {
 		const text = readFileSync(join(ROOT, doc), "utf8");
 		for (const m of text.matchAll(/`((?:src|test|bench|migrations)\/[\w./-]+\.(?:ts|mjs|sql|json))`/g)) {
-			if (!EXAMPLES.has(m[1] as string) && !existsSync(join(ROOT, m[1] as string)))
+			if (!EXAMPLES.has(m[1] as string) && !existsSync(join(ROOT, sourceOf(m[1] as string))))
 				broken.push(`${relative(ROOT, join(ROOT, doc))} cites ${m[1]}`);
 		}
 	}
