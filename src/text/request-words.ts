@@ -76,7 +76,10 @@ const KIND_CUES: ReadonlyMap<string, AskedKind> = new Map([
 	...["try", "tried", "abandon", "abandoned", "attempt", "approach", "dropped"].map((w) => [w, "abandon"] as const),
 ]);
 
-/** Words that make "test" ask for a test run ("which tests did we run", "did the tests pass"), not a test's code. */
+/**
+ * Words that make "test" ask for a test run ("which tests did we run", "did the tests pass", "what did the tests
+ * say", "how did they come out"), not a test's code ("which test was flaky").
+ */
 const RUN_WORDS = new Set([
 	"run",
 	"ran",
@@ -88,6 +91,14 @@ const RUN_WORDS = new Set([
 	"results",
 	"command",
 	"output",
+	"say",
+	"said",
+	"says",
+	"show",
+	"showed",
+	"came",
+	"report",
+	"reported",
 ]);
 
 /**

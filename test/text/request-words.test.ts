@@ -49,6 +49,7 @@ describe("the kind of event a question asks for", () => {
 		["how did we fix the upload widget?", "edit"],
 		["which file did we change for the upload widget", "edit"],
 		["which tests did we run after the upload widget, did they pass?", "test"],
+		["what did the tests say after the upload widget change?", "test"],
 		["pull up the task about the upload widget", "request"],
 		["what did we decide about the upload widget?", "decision"],
 		["what did we try first for the upload widget?", "abandon"],

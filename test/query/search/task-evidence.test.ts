@@ -206,4 +206,11 @@ describe("within the best tasks, the events the question means", () => {
 		const others = hits.filter((h) => h.entryId === ids.lsCall || h.entryId === ids.catCall);
 		expect(others).toEqual([]);
 	});
+
+	it("what did the tests say: a test run too, not the edit of the change it names", () => {
+		const hits = search("what did the tests say after the csv importer blank lines change?");
+		const runner = hits.findIndex((h) => h.entryId === ids.runnerCall);
+		expect(runner).toBeGreaterThanOrEqual(0);
+		expect(runner).toBeLessThan(3);
+	});
 });
