@@ -80,7 +80,12 @@ export function analyzeQuery(query: string): AnalyzedQuery | { error: string } {
 	);
 	// Only a query phrased as a question or a request states an intent; a list of keywords does not.
 	const phrased = words.length > 0 && (isStopword(words[0]) || asking.has(0));
-	const wants = phrased ? askedKind(words.filter((w) => w !== "" && !isStopword(w))) : undefined;
+	const wants = phrased
+		? askedKind(
+				words.filter((w) => w !== "" && !isStopword(w)),
+				words,
+			)
+		: undefined;
 	for (const [index, segment] of segments.entries()) {
 		const tokens = segmentTokens(segment.quoted ? segment.text : withoutPossessive(segment.text));
 		if (tokens.length === 0) continue;

@@ -59,7 +59,7 @@ function opensClause(segments: readonly string[], words: readonly string[], i: n
 }
 
 /** The kind of event a question asks for, where its words say (the relaxed and full tiers favour it: intent.ts). */
-export type AskedKind = "output" | "failure" | "edit" | "test" | "request" | "decision";
+export type AskedKind = "output" | "failure" | "edit" | "test" | "request" | "decision" | "abandon";
 
 /** Words that say what kind of event is wanted; the first one in the question decides. */
 const KIND_CUES: ReadonlyMap<string, AskedKind> = new Map([
@@ -73,10 +73,13 @@ const KIND_CUES: ReadonlyMap<string, AskedKind> = new Map([
 	...["decide", "decided", "decision", "settle", "settled", "chose", "choose", "agree", "agreed", "conclude"].map(
 		(w) => [w, "decision"] as const,
 	),
-	...["try", "tried", "abandon", "abandoned", "attempt", "approach", "dropped"].map((w) => [w, "decision"] as const),
+	...["try", "tried", "abandon", "abandoned", "attempt", "approach", "dropped"].map((w) => [w, "abandon"] as const),
 ]);
 
-/** Words that make "test" ask for a test run ("which tests did we run", "did the tests pass"), not a test's code. */
+/**
+ * Words that make "test" ask for a test run ("which tests did we run", "did the tests pass", "what did the tests
+ * say", "how did they come out"), not a test's code ("which test was flaky").
+ */
 const RUN_WORDS = new Set([
 	"run",
 	"ran",
@@ -88,13 +91,37 @@ const RUN_WORDS = new Set([
 	"results",
 	"command",
 	"output",
+	"say",
+	"said",
+	"says",
+	"show",
+	"showed",
+	"came",
+	"report",
+	"reported",
 ]);
 
 /**
- * The kind of event the question asks for: that of its first cue word (KIND_CUES; `content`: the question's words
- * that are not function words, in query order), if any. "test" asks for a run only with a run word beside it.
+ * Word pairs that ask what we gave up ("what didn't work for …", "what did we back out of"), wherever they stand.
+ * Not "give up": its subject is as often another's ("why did stripe give up waiting for our webhook").
  */
-export function askedKind(content: readonly string[]): AskedKind | undefined {
+const GIVE_UP_PAIRS: ReadonlySet<string> = new Set([
+	"didn't work",
+	"not work",
+	"back out",
+	"backed out",
+	"pan out",
+	"changing tack",
+	"changed tack",
+]);
+
+/**
+ * The kind of event the question asks for: "abandon" when two of its words say so (GIVE_UP_PAIRS; `words`: all of
+ * them, lowercased, in query order), else that of its first cue word (KIND_CUES; `content`: the words that are not
+ * function words), if any. "test" asks for a run only with a run word beside it.
+ */
+export function askedKind(content: readonly string[], words: readonly string[] = content): AskedKind | undefined {
+	if (words.some((w, i) => GIVE_UP_PAIRS.has(`${w} ${words[i + 1]}`))) return "abandon";
 	for (const w of content) {
 		const kind = KIND_CUES.get(w);
 		if (kind === "test" && !content.some((x) => RUN_WORDS.has(x))) continue;

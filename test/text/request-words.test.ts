@@ -49,9 +49,12 @@ describe("the kind of event a question asks for", () => {
 		["how did we fix the upload widget?", "edit"],
 		["which file did we change for the upload widget", "edit"],
 		["which tests did we run after the upload widget, did they pass?", "test"],
+		["what did the tests say after the upload widget change?", "test"],
 		["pull up the task about the upload widget", "request"],
 		["what did we decide about the upload widget?", "decision"],
-		["what did we try first for the upload widget?", "decision"],
+		["what did we try first for the upload widget?", "abandon"],
+		["remind me what didn't work for the upload widget", "abandon"],
+		["what did we back out of in the upload widget change?", "abandon"],
 	])("%s → %s", (query, kind) => {
 		expect(analyzed(query).wants).toBe(kind);
 	});
@@ -60,6 +63,7 @@ describe("the kind of event a question asks for", () => {
 		["borrow error in the follow module", "keywords state no intent"],
 		["which test was flaky in the billing repo", "a test, not a test run"],
 		["how many hook dependency errors showed up after the lint change", "a measure counts, it wants no kind"],
+		["why did stripe give up waiting for our webhook", "someone else gave up, not our approach"],
 	])("%s: none (%s)", (query) => {
 		expect(analyzed(query).wants).toBeUndefined();
 	});

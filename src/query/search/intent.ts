@@ -20,6 +20,7 @@ const WANTED: Record<AskedKind, (row: CandidateRow) => boolean> = {
 	test: (r) => r.kind === "bash_command" || r.fragmentToolName === "bash" || r.eventToolName === "bash",
 	request: (r) => r.kind === "user_text",
 	decision: (r) => r.kind === "assistant_text",
+	abandon: (r) => r.kind === "assistant_text",
 };
 
 /** Whether a row is of the kind the question asks for. */

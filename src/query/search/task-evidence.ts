@@ -17,6 +17,7 @@ import { type CandidateRow, checkedWhere, JOIN_COLUMNS } from "./candidates.js";
 import { eventKey } from "./coalesce.js";
 import { wantedRow } from "./intent.js";
 import type { SearchPlan } from "./request.js";
+import { cuesMatch, GIVE_UP_CUES, TEST_RUNNER_CUES } from "./work-cues.js";
 
 /** Share of the scores of a task's other matching events added to its best one's. */
 const TASK_DAMPING = 0.3;
@@ -39,16 +40,24 @@ const TASK_FRAGMENTS = 150;
 
 const OUTPUTS: readonly SemanticKind[] = ["tool_result", "bash_output"];
 
+/** What a lifted intent reads of a task: the fragment kinds it can want, and the phrases one of them must hold. */
+interface LiftedReads {
+	kinds: readonly SemanticKind[];
+	cues?: readonly string[];
+}
+
 /**
- * The intents whose events are lifted, and the fragment kinds read for them (intent.ts decides which are wanted):
- * the work's own events, which seldom say the topic. A request and an assistant's decision say it themselves and
- * rank by their own match.
+ * The intents whose events are lifted, and what is read for them (intent.ts decides which are wanted): the work's
+ * own events, which seldom say the topic; a test run is a bash call of a test runner, a change of course the
+ * assistant's turn that gives an approach up (work-cues.ts). A request and an assistant's decision say the topic
+ * themselves and rank by their own match.
  */
-const LIFTED_INTENTS: ReadonlyMap<AskedKind, readonly SemanticKind[]> = new Map([
-	["output", OUTPUTS],
-	["failure", OUTPUTS],
-	["edit", ["tool_call"]],
-	["test", ["bash_command", "tool_call", ...OUTPUTS]],
+const LIFTED_INTENTS: ReadonlyMap<AskedKind, LiftedReads> = new Map([
+	["output", { kinds: OUTPUTS }],
+	["failure", { kinds: OUTPUTS }],
+	["edit", { kinds: ["tool_call"] }],
+	["test", { kinds: ["bash_command", "tool_call", ...OUTPUTS], cues: TEST_RUNNER_CUES }],
+	["abandon", { kinds: ["assistant_text"], cues: GIVE_UP_CUES }],
 ]);
 
 /** One task: events [start, end) of one source (end: the next request, or past the last event). */
@@ -126,25 +135,29 @@ function scoreTasks(db: QueryDb, rows: readonly CandidateRow[]): ScoredTask[] {
 }
 
 /**
- * The rows of the first TASK_FRAGMENTS fragments of `kinds` in `span`, in file order, that pass the plan's checks;
- * and the task's request (its first fragment, when a user's text), whatever the kinds.
+ * The rows of the first TASK_FRAGMENTS fragments of the read kinds in `span` (holding one of its cues, when it has
+ * any: one FTS query on the source's tag), in file order, that pass the plan's checks; and the task's request (its
+ * first fragment, when a user's text), whatever the kinds.
  */
 function spanRows(
 	db: QueryDb,
 	plan: SearchPlan,
 	span: TaskSpan,
-	kinds: readonly SemanticKind[],
+	reads: LiftedReads,
 ): Array<Omit<CandidateRow, "score">> {
 	const { where, params } = checkedWhere(plan);
+	const cued =
+		reads.cues === undefined ? "" : "AND id IN (SELECT rowid FROM fragments_fts WHERE fragments_fts MATCH ?)";
+	const match = reads.cues === undefined ? [] : [`"${tag.source(span.sourceId)}" AND ${cuesMatch(reads.cues)}`];
 	return allViaJson<Omit<CandidateRow, "score">>(
 		db,
 		JOIN_COLUMNS,
 		`FROM (SELECT * FROM fragments WHERE source_id = ? AND event_seq = ? AND ord = 0
 			UNION ALL SELECT * FROM (SELECT * FROM fragments WHERE source_id = ? AND event_seq > ? AND event_seq < ?
-				AND ${inCodesSql("kind", "kind", kinds)} ORDER BY event_seq, ord LIMIT ?)) f
+				AND ${inCodesSql("kind", "kind", reads.kinds)} ${cued} ORDER BY event_seq, ord LIMIT ?)) f
 		CROSS JOIN events e ON e.source_id = f.source_id AND e.seq = f.event_seq
 		CROSS JOIN sources s ON s.id = f.source_id ${where}`,
-		[span.sourceId, span.start, span.sourceId, span.start, span.end, TASK_FRAGMENTS, ...params],
+		[span.sourceId, span.start, span.sourceId, span.start, span.end, ...match, TASK_FRAGMENTS, ...params],
 	);
 }
 
@@ -161,8 +174,8 @@ export function liftedByTasks(
 	scored: readonly CandidateRow[],
 	exclude: ReadonlySet<string>,
 ): LiftedRow[] {
-	const kinds = plan.wants && LIFTED_INTENTS.get(plan.wants);
-	if (plan.wants === undefined || kinds === undefined) return [];
+	const reads = plan.wants && LIFTED_INTENTS.get(plan.wants);
+	if (plan.wants === undefined || reads === undefined) return [];
 	const wanted = wantedRow(plan.wants);
 	const own = new Map<string, CandidateRow>();
 	for (const row of scored)
@@ -172,7 +185,7 @@ export function liftedByTasks(
 	const out: LiftedRow[] = [];
 	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {
 		const share = TASK_SHARE * task.score;
-		const rows = spanRows(db, plan, task, kinds);
+		const rows = spanRows(db, plan, task, reads);
 		const request = rows.find((r) => r.seq === task.start && r.kind === "user_text")?.entryId;
 		const picked = new Map<string, LiftedRow>();
 		for (const row of rows) {

@@ -83,6 +83,33 @@ beforeAll(async () => {
 		named.map(([, line]) => line),
 	);
 	for (const [name, line] of named) if (name) ids[name] = idOf(line);
+	// A session whose work changes course, and runs the test runner among other bash calls.
+	const r = lineFactory({ cwd: WORKSPACE, prefix: "retry" });
+	const work: Array<[string | undefined, string]> = [
+		[undefined, r.header()],
+		["retryRequest", r.user("Webhook deliveries time out under load; make the webhook sender retry with backoff.")],
+		[undefined, r.assistant("I will wrap the webhook sender in a retry loop that sleeps between webhook retries.")],
+		[undefined, call(r.assistant("editing"), "r1", "edit", { path: "hooks/send.py", oldText: "a", newText: "b" })],
+		[undefined, r.toolResult("r1", "edit", "Successfully replaced text in hooks/send.py.")],
+		["gaveUp", r.assistant("That didn't work: the sleeping loop blocks the worker. A job queue will do it.")],
+		[undefined, r.assistant("The webhook sender now queues each retry with exponential backoff.")],
+		["csvRequest", r.user("Make the CSV importer skip blank lines.")],
+		["lsCall", call(r.assistant("looking"), "r2", "bash", { command: "ls fixtures" })],
+		[undefined, r.toolResult("r2", "bash", "blank.csv\nrows.csv")],
+		["catCall", call(r.assistant("looking"), "r3", "bash", { command: "head -n 3 fixtures/sample.txt" })],
+		[undefined, r.toolResult("r3", "bash", "id,name\n\n1,ann")],
+		[undefined, call(r.assistant("editing"), "r4", "edit", { path: "importer/csv.py", oldText: "a", newText: "b" })],
+		[undefined, r.toolResult("r4", "edit", "Successfully replaced text in importer/csv.py.")],
+		["runnerCall", call(r.assistant("checking"), "r5", "bash", { command: "python -m pytest -q" })],
+		[undefined, r.toolResult("r5", "bash", "...\n3 ok in 0.05s")],
+		[undefined, r.assistant("The CSV importer skips blank lines now.")],
+	];
+	await write(
+		dir,
+		"retry",
+		work.map(([, line]) => line),
+	);
+	for (const [name, line] of work) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -146,5 +173,44 @@ describe("the task a question names brings its work forward", () => {
 
 	it("a list of keywords states no intent: nothing is brought forward", () => {
 		for (const hit of search("duplicate tasks nightly sync")) expect(hit.taskRequestId).toBeUndefined();
+	});
+});
+
+describe("within the best tasks, the events the question means", () => {
+	const gaveUpAt = (query: string): { at: number; hit?: EventSearchHit } => {
+		const hits = search(query);
+		const at = hits.findIndex((h) => h.entryId === ids.gaveUp);
+		return { at, hit: hits[at] };
+	};
+
+	it("what did we try first and abandon: the assistant's turn that gives the approach up, named by its task", () => {
+		const { at, hit } = gaveUpAt("what did we try first for the webhook retries before we changed approach?");
+		expect(at).toBeGreaterThanOrEqual(0);
+		expect(at).toBeLessThan(3);
+		expect(hit?.taskRequestId).toBe(ids.retryRequest);
+	});
+
+	it("what didn't work for …: asks the same, though it names no cue word", () => {
+		const { at, hit } = gaveUpAt("remind me what didn't work for the webhook retries");
+		expect(at).toBeGreaterThanOrEqual(0);
+		expect(at).toBeLessThan(3);
+		expect(hit?.taskRequestId).toBe(ids.retryRequest);
+	});
+
+	it("which tests did we run: the bash call of a test runner, not the task's other bash calls", () => {
+		const hits = search("which tests did we run after the csv importer blank lines change, and did they pass?");
+		const runner = hits.findIndex((h) => h.entryId === ids.runnerCall);
+		expect(runner).toBeGreaterThanOrEqual(0);
+		expect(runner).toBeLessThan(3);
+		expect(hits[runner]?.taskRequestId).toBe(ids.csvRequest);
+		const others = hits.filter((h) => h.entryId === ids.lsCall || h.entryId === ids.catCall);
+		expect(others).toEqual([]);
+	});
+
+	it("what did the tests say: a test run too, not the edit of the change it names", () => {
+		const hits = search("what did the tests say after the csv importer blank lines change?");
+		const runner = hits.findIndex((h) => h.entryId === ids.runnerCall);
+		expect(runner).toBeGreaterThanOrEqual(0);
+		expect(runner).toBeLessThan(3);
 	});
 });
