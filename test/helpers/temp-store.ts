@@ -2,10 +2,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
+import type { CallerContext } from "../../src/query/caller.js";
 import { openDatabase } from "../../src/store/db.js";
 import type { SqliteDb } from "../../src/store/driver.js";
 import { applyMigrations, MIGRATIONS_DIR } from "../../src/store/migrations.js";
+
+/** A caller that may read every session, with the default budgets: the search tests' usual caller. */
+export const ALL_ROOTS_CALLER: CallerContext = {
+	cwd: "/",
+	authorization: { extraRoots: [], allRoots: true },
+	budgets: DEFAULT_BUDGETS,
+};
 
 export interface TempStore {
 	dir: string;

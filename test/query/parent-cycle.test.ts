@@ -7,18 +7,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { readEvent } from "../../src/query/read.js";
 import { traceEvent } from "../../src/query/trace.js";
 import { renderReadText, renderTraceText } from "../../src/tools/render-text.js";
-import { type TempStore, tempStore } from "../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, type TempStore, tempStore } from "../helpers/temp-store.js";
 
 const SELF = "5e1f0000-0000-4000-8000-000000000001";
 const LOOP = "5e1f0000-0000-4000-8000-000000000002";
 const LONE = "5e1f0000-0000-4000-8000-000000000003";
 const FORK = "5e1f0000-0000-4000-8000-000000000004";
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 let store: TempStore;
 
 function line(id: string, parentId: string | null, text: string, second: number): string {

@@ -6,14 +6,13 @@
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { readEvent } from "../../src/query/read.js";
 import { traceEvent } from "../../src/query/trace.js";
-import { type TempStore, tempStore } from "../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, type TempStore, tempStore } from "../helpers/temp-store.js";
 
 const FIXTURE = join(import.meta.dirname, "../../fixtures/pi-1.6/sdk-retry-tree-compact.jsonl");
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 
 /** The fixture's entries in file order (their ids change when the fixture is regenerated). */
 const lines = readFileSync(FIXTURE, "utf8")

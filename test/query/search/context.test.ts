@@ -5,14 +5,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, type TempStore, tempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 const search = (query: string) => searchEvents(store.db, { query }, caller).hits.map((h) => h.snippet ?? "");
 
 beforeAll(async () => {

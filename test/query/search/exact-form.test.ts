@@ -5,14 +5,13 @@
  * of the ranked window must keep that order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchRequest } from "../../../src/contract.js";
 import { MAX_RANKED_MATCHES, searchEvents } from "../../../src/query/search.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 
 beforeAll(async () => {
 	const f = lineFactory({ cwd: "/work/app" });

@@ -6,17 +6,16 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import { searchEvents } from "../../../src/query/search.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, type TempStore, tempStore } from "../../helpers/temp-store.js";
 
 const FIXTURES = join(import.meta.dirname, "../../../fixtures/pi-0.73.1");
 const BRANCHED = "01a236bd-dcdd-7461-8f45-9c840ed959e6"; // header timestamp 12:32:22.238Z
 const FORK_FROM = "01a236bd-dce0-7166-9686-a20b6acb7c19"; // 12:32:22.240Z
 
 let store: TempStore;
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 
 beforeAll(async () => {
 	store = await tempStore();

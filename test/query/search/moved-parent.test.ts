@@ -8,14 +8,13 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { traceSession } from "../../../src/query/lineage.js";
 import { readEvent } from "../../../src/query/read.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { traceEvent } from "../../../src/query/trace.js";
-import { type TempStore, tempStore } from "../../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, type TempStore, tempStore } from "../../helpers/temp-store.js";
 
 const FIXTURES = join(import.meta.dirname, "../../../fixtures/pi-0.73.1");
 const PARENT = "01a236bd-dcb7-7287-9588-bf4e8d79a767"; // rich-tree-compaction.jsonl
@@ -23,7 +22,7 @@ const CHILD = "01a236bd-dce0-7166-9686-a20b6acb7c19"; // forkFrom-copy.jsonl, a 
 const COMPACTION = "6d35745e"; // an entry both files hold
 
 let store: TempStore;
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 
 beforeAll(async () => {
 	store = await tempStore();

@@ -4,7 +4,6 @@
  * the order of the weighted bm25 of the whole expression.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchRequest } from "../../../src/contract.js";
 import type { QueryDb } from "../../../src/query/db.js";
 import { findCandidates } from "../../../src/query/search/candidates.js";
@@ -13,10 +12,10 @@ import { planSearch } from "../../../src/query/search/request.js";
 import { typedAsPhrase } from "../../../src/query/search/terms.js";
 import { classWeightedBm25 } from "../../helpers/class-weighted-bm25.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 const CAP = 150;
 
 beforeAll(async () => {

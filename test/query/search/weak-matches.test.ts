@@ -5,16 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatSearch } from "../../../src/cli/format.js";
-import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { renderSearchText } from "../../../src/tools/render-text.js";
 import { searchCollapsed } from "../../../src/tools/screen-search.js";
 import { UNPAINTED } from "../../../src/tools/screen-text.js";
 import { lineFactory } from "../../helpers/session-lines.js";
-import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
+import { ALL_ROOTS_CALLER, storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
 let store: TempStore;
-const caller = { cwd: "/", authorization: { extraRoots: [], allRoots: true }, budgets: DEFAULT_BUDGETS };
+const caller = ALL_ROOTS_CALLER;
 const search = (query: string) => searchEvents(store.db, { query }, caller);
 
 beforeAll(async () => {
