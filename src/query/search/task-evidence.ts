@@ -101,17 +101,22 @@ function spanOf(sourceId: number, seq: number, requests: readonly number[]): Tas
 	return { sourceId, start, end: after < 0 ? Number.MAX_SAFE_INTEGER : requests[after] };
 }
 
+/** Each event's best (lowest-scoring) row among `rows`, by eventKey. */
+function bestRowOfEvent(rows: readonly CandidateRow[]): Map<string, CandidateRow> {
+	const best = new Map<string, CandidateRow>();
+	for (const row of rows) {
+		const seen = best.get(eventKey(row));
+		if (seen === undefined || row.score < seen.score) best.set(eventKey(row), row);
+	}
+	return best;
+}
+
 /**
- * The tasks the candidates (`rows`, scored) fall in, best first. A task's evidence: its best event's score, plus
+ * The tasks the candidates fall in (each event by its best row, `bestOfEvent`), best first. A task's evidence: its best event's score, plus
  * TASK_DAMPING of its next best events' (each event by its best fragment), plus REQUEST_WEIGHT times its request's
  * own score when the request matched.
  */
-function scoreTasks(db: QueryDb, rows: readonly CandidateRow[]): ScoredTask[] {
-	const bestOfEvent = new Map<string, CandidateRow>();
-	for (const row of rows) {
-		const seen = bestOfEvent.get(eventKey(row));
-		if (seen === undefined || row.score < seen.score) bestOfEvent.set(eventKey(row), row);
-	}
+function scoreTasks(db: QueryDb, bestOfEvent: ReadonlyMap<string, CandidateRow>): ScoredTask[] {
 	const ranked = [...bestOfEvent.values()].sort((a, b) => a.score - b.score).slice(0, EVIDENCE_EVENTS);
 	const sessions = new Set([...new Set(ranked.map((r) => r.sourceId))].slice(0, TASK_SESSIONS));
 	const requests = requestSeqs(db, [...sessions]);
@@ -177,10 +182,8 @@ export function liftedByTasks(
 	const reads = plan.wants && LIFTED_INTENTS.get(plan.wants);
 	if (plan.wants === undefined || reads === undefined) return [];
 	const wanted = wantedRow(plan.wants);
-	const own = new Map<string, CandidateRow>();
-	for (const row of scored)
-		if (!own.has(eventKey(row)) || row.score < (own.get(eventKey(row))?.score ?? 0)) own.set(eventKey(row), row);
-	const tasks = scoreTasks(db, scored);
+	const own = bestRowOfEvent(scored);
+	const tasks = scoreTasks(db, own);
 	const bar = LIFT_RATIO * (tasks[0]?.score ?? 0);
 	const out: LiftedRow[] = [];
 	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {
