@@ -61,15 +61,25 @@ export class PhraseWalks {
 	}
 }
 
-/** Ids of the matches of `match` within rowids lo..hi. */
-function idsWithin(db: QueryDb, match: string, lo: number, hi: number): number[] {
+/**
+ * Ids of the matches of `match` within rowids lo..hi, ascending. FTS5 reaches `lo` by reading the phrase's doclist
+ * from its start in each segment that keeps no index of it (a doclist of a few pages), but the end of a doclist at
+ * once: so a range near the index's newest id (`newest`) is walked newest first, at about half the speed per row,
+ * when that reads less (on 1 GB the relaxed question's 20 walks, 3.0 → 2.0 ms; `fix` alone 0.6 → 0.2 ms).
+ */
+export function idsWithin(db: QueryDb, match: string, lo: number, hi: number, newest: number): number[] {
+	const backwards = 2 * (newest - lo) < hi;
 	const row = get<{ ids: string }>(
 		db,
-		`SELECT json_group_array(rowid) AS ids FROM fragments_fts WHERE fragments_fts MATCH ?
-		AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`,
+		backwards
+			? `SELECT json_group_array(id) AS ids FROM (SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH ?
+				AND rowid BETWEEN ${INTEGER} AND ${INTEGER} ORDER BY rowid DESC LIMIT -1)`
+			: `SELECT json_group_array(rowid) AS ids FROM fragments_fts WHERE fragments_fts MATCH ?
+				AND rowid BETWEEN ${INTEGER} AND ${INTEGER}`,
 		[match, lo, hi],
 	);
-	return row ? (JSON.parse(row.ids) as number[]) : [];
+	const ids = row ? (JSON.parse(row.ids) as number[]) : [];
+	return backwards ? ids.reverse() : ids;
 }
 
 /** Value of one hex digit's character code. */
@@ -140,10 +150,11 @@ function addPresence(
 	walks?: PhraseWalks,
 ): void {
 	const { rows, avgdl } = averages(db);
+	const newest = get<{ n: number | null }>(db, "SELECT max(id) AS n FROM fragments")?.n ?? span.hi;
 	// A window of few matches spans few rowids: its density says nothing, so it is taken over DENSITY_SPAN at least.
 	const lo = Math.max(1, Math.min(span.lo, span.hi - DENSITY_SPAN + 1));
 	const holders = phrases.map((phrase) => {
-		const within = idsWithin(db, phrase, lo, span.hi);
+		const within = idsWithin(db, phrase, lo, span.hi, newest);
 		walks?.record(phrase, lo, span.hi, within);
 		const df = Math.round((within.length * rows) / fragmentsInIds(span.hi - lo + 1));
 		return { idf: bm25Idf(rows, df), ids: within.filter((id) => among.has(id)) };
