@@ -104,6 +104,11 @@ export interface CandidateOptions {
 	exactForms?: ReadonlyArray<string | undefined>;
 	/** A term of termMatches was typed as a phrase (terms.ts, typedAsPhrase): its window is ranked in one pass. */
 	typedPhrase?: boolean;
+	/**
+	 * The terms likely match at most `cap` fragments (a conjunction of several words): the window is walked oldest
+	 * first before newest first (ranked-window.ts, rankedByTerms). Only the speed depends on it.
+	 */
+	fewMatches?: boolean;
 	log?: (message: string) => void;
 }
 
@@ -121,6 +126,7 @@ export function findCandidates(
 		presence,
 		exactForms = [],
 		typedPhrase = false,
+		fewMatches = false,
 		log,
 	}: CandidateOptions = {},
 ): Candidates {
@@ -129,7 +135,7 @@ export function findCandidates(
 		const keep = limit * MAX_PAGES;
 		const window = presence
 			? presenceRankedWindow(db, match, presence, cap, keep)
-			: rankedWindow(db, plan, termMatches, match, { cap, keep, exactForms, typedPhrase });
+			: rankedWindow(db, plan, termMatches, match, { cap, keep, exactForms, typedPhrase, fewMatches });
 		const { capped, span } = window;
 		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
 		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;

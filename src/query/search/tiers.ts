@@ -16,7 +16,7 @@ import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";
-import { type CandidateRow, findCandidates } from "./candidates.js";
+import { type CandidateRow, findCandidates, MAX_RANKED_MATCHES } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey, fragmentOpenings, type Openings } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
 import { intentFactor } from "./intent.js";
@@ -227,6 +227,8 @@ interface CandidateQuery {
 	limit: number;
 	term?: number;
 	presence?: PresenceScoring;
+	/** The list's terms match at most the ranked window's cap (candidates.ts, fewMatches). */
+	fewMatches?: boolean;
 }
 
 /** The candidate lists in the order they are read: the OR of the terms, each rare term alone, the phrases alone. */
@@ -250,7 +252,13 @@ function candidateQueries(
 	live.forEach((term, i) => {
 		const df = dfs.get(term) ?? 0;
 		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP)
-			queries.push({ matches: [...required, term.match], typed: [...phrases, term], limit: TERM_CANDIDATES, term: i });
+			queries.push({
+				matches: [...required, term.match],
+				typed: [...phrases, term],
+				limit: TERM_CANDIDATES,
+				term: i,
+				fewMatches: df <= MAX_RANKED_MATCHES,
+			});
 	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
 	if (required.length > 0) queries.push({ matches: required, typed: phrases, limit: TERM_CANDIDATES, term: -1 });
@@ -278,9 +286,9 @@ function gatherCandidates(
 ): { found: Map<number, Candidate>; capped: boolean } {
 	const found = new Map<number, Candidate>();
 	let capped = false;
-	for (const { matches, typed, limit, term, presence } of queries) {
+	for (const { matches, typed, limit, term, presence, fewMatches } of queries) {
 		const typedPhrase = typed.some(typedAsPhrase);
-		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, log });
+		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, fewMatches, log });
 		if (list.capped) capped = true;
 		for (const row of list.rows) {
 			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
