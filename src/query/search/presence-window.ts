@@ -45,9 +45,9 @@ export interface PresenceScoring {
  * a term of four forms most).
  */
 export class PhraseWalks {
-	private readonly walked = new Map<string, { lo: number; hi: number; ids: readonly number[]; set?: Set<number> }>();
+	private readonly walked = new Map<string, { lo: number; hi: number; ids: readonly number[] }>();
 
-	/** Records that `ids` are all the matches of `phrase` within rowids lo..hi. */
+	/** Records that `ids` (ascending) are all the matches of `phrase` within rowids lo..hi. */
 	record(phrase: string, lo: number, hi: number, ids: readonly number[]): void {
 		this.walked.set(phrase, { lo, hi, ids });
 	}
@@ -56,9 +56,20 @@ export class PhraseWalks {
 	holds(phrase: string, id: number): boolean | undefined {
 		const walk = this.walked.get(phrase);
 		if (walk === undefined || id < walk.lo || id > walk.hi) return undefined;
-		walk.set ??= new Set(walk.ids);
-		return walk.set.has(id);
+		return walk.ids[firstAtLeast(walk.ids, id)] === id;
 	}
+}
+
+/** Index of the first of `ids` (ascending) that is at least `id` (`ids.length` when none is). */
+function firstAtLeast(ids: readonly number[], id: number): number {
+	let lo = 0;
+	let hi = ids.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if (ids[mid] < id) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 
 /**
@@ -157,7 +168,9 @@ function addPresence(
 		const within = idsWithin(db, phrase, lo, span.hi, newest);
 		walks?.record(phrase, lo, span.hi, within);
 		const df = Math.round((within.length * rows) / fragmentsInIds(span.hi - lo + 1));
-		return { idf: bm25Idf(rows, df), ids: within.filter((id) => among.has(id)) };
+		// Only the window's own range can hold one of `among`.
+		const inWindow = within.slice(firstAtLeast(within, span.lo));
+		return { idf: bm25Idf(rows, df), ids: inWindow.filter((id) => among.has(id)) };
 	});
 	const tokens = docTokens(db, [...new Set(holders.flatMap((h) => h.ids))]);
 	for (const { idf, ids } of holders)
