@@ -16,7 +16,7 @@ import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";
-import { type CandidateRow, findCandidates, MAX_RANKED_MATCHES } from "./candidates.js";
+import { type CandidateRow, findCandidates, type JoinedRows, MAX_RANKED_MATCHES } from "./candidates.js";
 import { coalesce, type EventGroup, eventKey, fragmentOpenings, type Openings } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
 import { intentFactor } from "./intent.js";
@@ -285,10 +285,12 @@ function gatherCandidates(
 	log?: (message: string) => void,
 ): { found: Map<number, Candidate>; capped: boolean } {
 	const found = new Map<number, Candidate>();
+	// A fragment several lists rank is joined once.
+	const joined: JoinedRows = new Map();
 	let capped = false;
 	for (const { matches, typed, limit, term, presence, fewMatches } of queries) {
 		const typedPhrase = typed.some(typedAsPhrase);
-		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, fewMatches, log });
+		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, fewMatches, joined, log });
 		if (list.capped) capped = true;
 		for (const row of list.rows) {
 			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };

@@ -2,7 +2,7 @@
  * What the relaxed tier reads to name an event's matched terms (tiers.ts, presentTerms): a term past the stored head
  * of a long fragment is looked up in the presence scoring's walks of its forms when one covered the fragment (a seek
  * of the index per fragment and term cost 0.3–1 ms on 1 GB), and a head proximity already read is not read again
- * (only a hit's, for its snippet).
+ * (only a hit's, for its snippet), nor a row several candidate lists rank joined again.
  * The statements are counted on the real store through a QueryDb that passes every call on.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,5 +70,17 @@ describe("the relaxed tier's reads", () => {
 			});
 		expect(heads.length).toBeGreaterThan(r.hits.length);
 		expect(heads.length).toBeLessThanOrEqual(new Set(heads).size + r.hits.length);
+	});
+
+	it("joins a fragment that several candidate lists rank once", () => {
+		const { wrapped, calls } = counted(store.db);
+		const r = searchEvents(wrapped, { query: "zyxel gizmo quokka" }, ALL_ROOTS_CALLER);
+		expect(r.hits.some((h) => h.snippet?.startsWith("zyxel alone"))).toBe(true);
+		const joined = calls
+			.filter((c) => c.sql.includes("CROSS JOIN events e") && c.sql.includes("json_each(?) j"))
+			.flatMap((c) => JSON.parse(c.params[0] as string) as number[]);
+		// The OR of the terms and zyxel's own list both rank the two zyxel fragments.
+		expect(joined.length).toBeGreaterThan(2);
+		expect(joined.length).toBe(new Set(joined).size);
 	});
 });
