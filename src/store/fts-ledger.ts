@@ -15,6 +15,7 @@
  */
 import { FTS_SCHEMA } from "./db.js";
 import type { SqliteDb, SqliteStatement } from "./driver.js";
+import { cachedStatement } from "./statement-cache.js";
 
 /** What one transaction wrote to the ledger of one file. */
 export interface LedgerEntry {
@@ -54,21 +55,9 @@ function place(half: LedgerHalf, ftsSchema: string) {
 		: { table: `${ftsSchema}.fts_meta`, seq: "seq", sources: "sources" };
 }
 
-/** Statements per connection: every write transaction of the hot path seals both halves. */
-const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
-
+/** Statements per connection: every write transaction of the hot path seals both halves, every search reads them. */
 function statement(db: Pick<SqliteDb, "prepare">, sql: string): SqliteStatement {
-	let byText = prepared.get(db);
-	if (!byText) {
-		byText = new Map();
-		prepared.set(db, byText);
-	}
-	let stmt = byText.get(sql);
-	if (!stmt) {
-		stmt = db.prepare(sql);
-		byText.set(sql, stmt);
-	}
-	return stmt;
+	return cachedStatement<SqliteStatement>(db, sql);
 }
 
 /** Reads one half of the ledger (both start at 0 and no sources). */
@@ -116,14 +105,13 @@ export function ftsLag(db: { prepare(sql: string): { get(...params: unknown[]): 
 	const store = place("store", FTS_SCHEMA);
 	const fts = place("fts", FTS_SCHEMA);
 	const value = (p: typeof store, key: string) => `(SELECT value FROM ${p.table} WHERE key = '${key}')`;
-	const row = db
-		.prepare(
-			`SELECT coalesce(CAST(${value(store, store.seq)} AS INTEGER), 0) > coalesce(CAST(${value(fts, fts.seq)} AS INTEGER), 0)
+	const row = cachedStatement(
+		db,
+		`SELECT coalesce(CAST(${value(store, store.seq)} AS INTEGER), 0) > coalesce(CAST(${value(fts, fts.seq)} AS INTEGER), 0)
 				AS behind,
 			(SELECT count(*) FROM main.sources WHERE synced_at IS NOT NULL AND last_error IS NULL
 				AND id IN (SELECT value FROM json_each(coalesce(${value(store, store.sources)}, '[]')))) AS indexed`,
-		)
-		.get() as { behind: number; indexed: number };
+	).get() as { behind: number; indexed: number };
 	return row.behind === 1 ? { behind: true, indexed: row.indexed } : { behind: false, indexed: 0 };
 }
 

@@ -1,5 +1,6 @@
 import type { Coverage } from "../contract.js";
 import { ftsLag } from "./fts-ledger.js";
+import { cachedStatement } from "./statement-cache.js";
 
 /**
  * How many session files the index holds and in what state: the numbers behind every Coverage. Answered from the
@@ -21,7 +22,7 @@ interface CountDb {
 }
 
 function sourceCounts(db: CountDb): SourceCounts {
-	const c = (sql: string) => (db.prepare(sql).get() as { c: number }).c;
+	const c = (sql: string) => (cachedStatement(db, sql).get() as { c: number }).c;
 	const total = c("SELECT count(*) AS c FROM sources");
 	const failed = c("SELECT count(*) AS c FROM sources INDEXED BY sources_failed WHERE last_error IS NOT NULL");
 	const unsynced = c(
@@ -41,7 +42,9 @@ export interface CoverageFacts {
 }
 
 function knownSourcesRow(db: CountDb): { value: string } | undefined {
-	return db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as { value: string } | undefined;
+	return cachedStatement(db, "SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
+		| { value: string }
+		| undefined;
 }
 
 /**

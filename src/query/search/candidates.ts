@@ -25,6 +25,12 @@ export const SEARCH_CANDIDATE_LIMIT = 500;
 /** Ranked fragments joined and checked per further slice: joins cost ~3 µs a row, so only as many as the page needs. */
 const JOIN_SLICE = 100;
 
+/**
+ * Fragments already joined and checked in one search, by id (null: the checks rejected it): a fragment that several
+ * candidate lists rank (the relaxed tier's) is joined once.
+ */
+export type JoinedRows = Map<number, Omit<CandidateRow, "score"> | null>;
+
 /** Ranked rows kept per row asked for: the exact checks rarely reject one (the filters narrowed inside the index). */
 const MAX_PAGES = 4;
 
@@ -104,6 +110,13 @@ export interface CandidateOptions {
 	exactForms?: ReadonlyArray<string | undefined>;
 	/** A term of termMatches was typed as a phrase (terms.ts, typedAsPhrase): its window is ranked in one pass. */
 	typedPhrase?: boolean;
+	/**
+	 * The terms likely match at most `cap` fragments (a conjunction of several words): the window is walked oldest
+	 * first before newest first (ranked-window.ts, rankedByTerms). Only the speed depends on it.
+	 */
+	fewMatches?: boolean;
+	/** Rows joined by earlier lists of the same search and plan: not joined again, and those joined here are added. */
+	joined?: JoinedRows;
 	log?: (message: string) => void;
 }
 
@@ -121,6 +134,8 @@ export function findCandidates(
 		presence,
 		exactForms = [],
 		typedPhrase = false,
+		fewMatches = false,
+		joined,
 		log,
 	}: CandidateOptions = {},
 ): Candidates {
@@ -129,7 +144,7 @@ export function findCandidates(
 		const keep = limit * MAX_PAGES;
 		const window = presence
 			? presenceRankedWindow(db, match, presence, cap, keep)
-			: rankedWindow(db, plan, termMatches, match, { cap, keep, exactForms, typedPhrase });
+			: rankedWindow(db, plan, termMatches, match, { cap, keep, exactForms, typedPhrase, fewMatches });
 		const { capped, span } = window;
 		const bonus = window.exactCounted ? [] : exactForms.filter((f) => f !== undefined);
 		const ranked = span ? withPresenceBonus(db, window.ranked, bonus, span) : window.ranked;
@@ -138,11 +153,11 @@ export function findCandidates(
 		let next = 0;
 		while (rows.length < limit && next < ranked.length) {
 			// The first slice holds every row asked for: one statement when the checks reject none.
-			const size = next === 0 ? Math.max(JOIN_SLICE, limit) : JOIN_SLICE;
+			const size = next === 0 ? limit : JOIN_SLICE;
 			const slice = ranked.slice(next, next + size).map((r) => r.id);
 			next += slice.length;
-			for (const row of joinChecked(db, plan, slice)) {
-				rows.push(Object.assign(row, { score: score.get(row.fragmentId) ?? 0 }));
+			for (const row of joinChecked(db, plan, slice, joined)) {
+				rows.push({ ...row, score: score.get(row.fragmentId) ?? 0 });
 			}
 		}
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
@@ -155,13 +170,29 @@ export function findCandidates(
 	}
 }
 
-/** The rows of fragments `ids` joined to their events and sessions, those that pass the plan's exact checks. */
-function joinChecked(db: QueryDb, plan: SearchPlan, ids: readonly number[]): Omit<CandidateRow, "score">[] {
+/**
+ * The rows of fragments `ids` joined to their events and sessions, those that pass the plan's exact checks; those
+ * `joined` knows are taken from it, and the others are added to it.
+ */
+function joinChecked(
+	db: QueryDb,
+	plan: SearchPlan,
+	ids: readonly number[],
+	joined?: JoinedRows,
+): Omit<CandidateRow, "score">[] {
+	const unknown = joined === undefined ? ids : ids.filter((id) => !joined.has(id));
 	const { where, params } = checkedWhere(plan);
-	return allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
-		JSON.stringify(ids),
-		...params,
-	]);
+	const fresh =
+		unknown.length === 0
+			? []
+			: allViaJson<Omit<CandidateRow, "score">>(db, JOIN_COLUMNS, `${JOIN_FROM} ${where}`, [
+					JSON.stringify(unknown),
+					...params,
+				]);
+	if (joined === undefined) return fresh;
+	for (const id of unknown) joined.set(id, null);
+	for (const row of fresh) joined.set(row.fragmentId, row);
+	return ids.flatMap((id) => joined.get(id) ?? []);
 }
 
 /** The WHERE clause of the plan's exact checks (none: empty) and its parameters. */

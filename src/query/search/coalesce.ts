@@ -32,23 +32,57 @@ export function shownKeys(groups: readonly EventGroup[]): Set<string> {
 	return new Set(groups.flatMap((g) => [g.best, ...(g.forkCopies ?? [])].map(eventKey)));
 }
 
-/** The first `chars` characters of each fragment's text, by fragment id (a plain text is cut in SQL). */
-export function fragmentOpenings(db: QueryDb, ids: readonly number[], chars: number): Map<number, string> {
-	const rows = all<{ id: number; text: StoredFragmentText }>(
-		db,
-		`SELECT id, CASE WHEN typeof(text) = 'text' THEN substr(text, 1, ?) ELSE text END AS text
-		FROM fragments WHERE id IN (SELECT value FROM json_each(?))`,
-		[chars, JSON.stringify(ids)],
-	);
-	const dictionary = textDictionaryOf(db);
-	return new Map(rows.map((r) => [r.id, decodeFragmentPrefix(r.text, chars, dictionary)]));
+/** Openings already read in one search (the first `chars` characters of each, by fragment id): none is read twice. */
+export interface Openings {
+	chars: number;
+	texts: Map<number, string>;
 }
 
-/** Rank `rows` for the query's phrases and group them per event; `otherIds` bounds the other fragment ids kept. */
-export function coalesce(db: QueryDb, rows: CandidateRow[], phrases: string[][], otherIds: number): EventGroup[] {
+/**
+ * The first `chars` characters of each fragment's text, by fragment id (a plain text is cut in SQL); those `known`
+ * holds are not read again, and those read are added to it.
+ */
+export function fragmentOpenings(
+	db: QueryDb,
+	ids: readonly number[],
+	chars: number,
+	known?: Openings,
+): Map<number, string> {
+	const memo = known?.chars === chars ? known.texts : new Map<number, string>();
+	const missing = ids.filter((id) => !memo.has(id));
+	if (missing.length > 0) {
+		const rows = all<{ id: number; text: StoredFragmentText }>(
+			db,
+			`SELECT id, CASE WHEN typeof(text) = 'text' THEN substr(text, 1, ?) ELSE text END AS text
+			FROM fragments WHERE id IN (SELECT value FROM json_each(?))`,
+			[chars, JSON.stringify(missing)],
+		);
+		const dictionary = textDictionaryOf(db);
+		for (const r of rows) memo.set(r.id, decodeFragmentPrefix(r.text, chars, dictionary));
+	}
+	const out = new Map<number, string>();
+	for (const id of ids) {
+		const text = memo.get(id);
+		if (text !== undefined) out.set(id, text);
+	}
+	return out;
+}
+
+/**
+ * Rank `rows` for the query's phrases and group them per event; `otherIds` bounds the other fragment ids kept. The
+ * openings read for proximity are kept in `openings`, when given.
+ */
+export function coalesce(
+	db: QueryDb,
+	rows: CandidateRow[],
+	phrases: string[][],
+	otherIds: number,
+	openings?: Openings,
+): EventGroup[] {
 	// Proximity needs text: read it for a bounded prefix of the candidates only.
 	const targets = proximityTargets(rows, phrases.length);
-	const texts = targets.length > 0 ? fragmentOpenings(db, targets, RERANK_FRAGMENT_CHARS) : new Map<number, string>();
+	const texts =
+		targets.length > 0 ? fragmentOpenings(db, targets, RERANK_FRAGMENT_CHARS, openings) : new Map<number, string>();
 	const groups = new Map<string, EventGroup>();
 	for (const row of rankCandidates(rows, phrases, texts)) {
 		const key = eventKey(row);

@@ -57,11 +57,12 @@ const SHARE_PROBES = 8;
 const PROBE_SPAN = 500;
 
 /**
- * Ids (JSON array), count and rowid range of the newest `limit` matches of `match`, or of all of them: a walk, no
- * bm25. FTS5 walks a doclist backwards at about half the speed, so only a bounded walk goes newest first.
+ * Ids (JSON array), count and rowid range of the newest `limit` matches of `match` (the oldest, with `oldest`), or of
+ * all of them: a walk, no bm25. FTS5 walks a doclist backwards at about half the speed, and positions it at its end by
+ * reading its last page in every segment, so only a bounded walk goes newest first.
  */
-export function matchIds(db: QueryDb, match: string, limit?: number) {
-	const walk = limit === undefined ? "" : "ORDER BY rowid DESC LIMIT ?";
+export function matchIds(db: QueryDb, match: string, limit?: number, oldest = false) {
+	const walk = limit === undefined ? "" : oldest ? "LIMIT ?" : "ORDER BY rowid DESC LIMIT ?";
 	return get<{ ids: string; n: number; lo: number | null; hi: number | null }>(
 		db,
 		`SELECT json_group_array(id) AS ids, count(*) AS n, min(id) AS lo, max(id) AS hi
@@ -145,8 +146,7 @@ function rankedByTerms(
 	plan: SearchPlan,
 	termsOnly: string,
 	match: string,
-	cap: number,
-	keep: number,
+	{ cap, keep, fewMatches = false }: WindowBounds,
 ): RankedWindow | undefined {
 	// The terms match few fragments (at most what a broad filter's window walks): ranking the window by the terms
 	// alone walks no more than that, whatever the filter passes (a word found only under it, e.g. only in failed
@@ -159,8 +159,12 @@ function rankedByTerms(
 		? Number.POSITIVE_INFINITY
 		: countWithin(db, termsOnly, 0, Number.MAX_SAFE_INTEGER, walk + 1);
 	if (!exclusionsOnly && matches > walk && tagShare(db, plan) < BROAD_FILTER_SHARE) return undefined;
-	// Within the cap every match is in the window: walked forwards, at twice the speed of newest first.
-	const window = matches <= cap ? matchIds(db, match) : matchIds(db, match, cap + 1);
+	// Within the cap every match is in the window: walked forwards, at twice the speed of newest first. Terms that
+	// likely match fewer are walked forwards up to the cap first (an AND of a question's six words that matched
+	// nothing: 1.4 → 0.7 ms on 1 GB), and newest first only when that found more.
+	const first = exclusionsOnly && fewMatches ? matchIds(db, match, cap + 1, true) : undefined;
+	const window =
+		first !== undefined && first.n <= cap ? first : matches <= cap ? matchIds(db, match) : matchIds(db, match, cap + 1);
 	if (window?.lo == null || window.hi === null) return { ranked: [], capped: false };
 	const capped = window.n > cap;
 	// The (cap + 1)th, oldest id only said whether the cap applied.
@@ -174,6 +178,7 @@ export interface WindowBounds {
 	keep: number;
 	exactForms?: ReadonlyArray<string | undefined>;
 	typedPhrase?: boolean;
+	fewMatches?: boolean;
 }
 
 /**
@@ -194,8 +199,9 @@ export function rankedWindow(
 	plan: SearchPlan,
 	termMatches: readonly string[],
 	match: string,
-	{ cap, keep, exactForms = [], typedPhrase = false }: WindowBounds,
+	bounds: WindowBounds,
 ): RankedWindow {
+	const { cap, keep, exactForms = [], typedPhrase = false } = bounds;
 	let ranks = match;
 	let exactCounted = false;
 	// Under exclusions alone, a phrase's window is ranked in one pass: walking it first evaluates its positions twice
@@ -203,7 +209,7 @@ export function rankedWindow(
 	const byTermsOnly = plan.tagExclusions.length > 0 && !typedPhrase;
 	if (plan.tagMatches.length > 0 || byTermsOnly) {
 		const termsOnly = matchExpression({ tagMatches: [], tagExclusions: [] }, termMatches);
-		const byTerms = rankedByTerms(db, plan, termsOnly, match, cap, keep);
+		const byTerms = rankedByTerms(db, plan, termsOnly, match, bounds);
 		if (byTerms) return byTerms;
 		// A selective filter: the window spans a long stretch of the terms' doclists, too long to walk for a presence
 		// bonus, so each exact form is written twice and bm25 counts it (one more doclist scan for its idf).

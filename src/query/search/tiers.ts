@@ -12,17 +12,15 @@
  */
 
 import { fragmentsInIds } from "../../store/fragment-ids.js";
-import { decodeFragmentPrefix, type StoredFragmentText } from "../../store/fragment-text.js";
-import { textDictionaryOf } from "../../store/text-dictionary.js";
 import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
 import { containsAnyForm, indexTokens } from "../../text/term-presence.js";
 import { get, type QueryDb } from "../db.js";
 import { statesAnswer } from "./answer-type.js";
-import { type CandidateRow, findCandidates } from "./candidates.js";
-import { coalesce, type EventGroup, eventKey } from "./coalesce.js";
+import { type CandidateRow, findCandidates, type JoinedRows, MAX_RANKED_MATCHES } from "./candidates.js";
+import { coalesce, type EventGroup, eventKey, fragmentOpenings, type Openings } from "./coalesce.js";
 import { contextTerms, namesMonth, sessionFacts } from "./context.js";
 import { intentFactor } from "./intent.js";
-import type { PresenceScoring } from "./presence-window.js";
+import { PhraseWalks, type PresenceScoring } from "./presence-window.js";
 import { INTEGER } from "./ranked-window.js";
 import type { SearchPlan } from "./request.js";
 import { liftedByTasks } from "./task-evidence.js";
@@ -84,6 +82,7 @@ function orScoring(
 	indexed: readonly SearchTerm[],
 	dfs: ReadonlyMap<SearchTerm, number>,
 	required: readonly string[],
+	walks: PhraseWalks,
 ): PresenceScoring | undefined {
 	const common = indexed.filter((t) => (dfs.get(t) ?? 0) >= DF_COUNT_CAP);
 	if (common.length === 0) return undefined;
@@ -93,7 +92,7 @@ function orScoring(
 		...(rare.length > 0 ? [rare.map((t) => t.match).join(" OR ")] : []),
 	];
 	// Each form alone, as bm25 ranks each phrase of the OR: a rarer form weighs more, two forms count twice.
-	return { ranked, present: common.flatMap((t) => t.formMatches) };
+	return { ranked, present: common.flatMap((t) => t.formMatches), walks };
 }
 
 /** Events of the relaxed tier whose conversation context is read (the best by their own score). */
@@ -109,29 +108,33 @@ const PRESENCE_SCAN_CHARS = STORED_HEAD_CHARS;
 
 /**
  * Which of `terms` the event's fragment contains: a term whose own candidate list held one of the event's
- * fragments is in; otherwise the stored head of the fragment's text is tokenised as the index does
- * (term-presence.ts), and for a longer fragment a term the head lacks is asked of the index (a seek with an integer
- * rowid: ranked-window.ts, INTEGER).
+ * fragments (`listed`: their indexes) is in; otherwise the stored head of the fragment's text (`head`) is tokenised
+ * as the index does (term-presence.ts), and for a longer fragment a term the head lacks is looked up in the walks
+ * of its forms the presence scoring made (`walks`), or else asked of the index (a seek with an integer rowid:
+ * ranked-window.ts, INTEGER).
  */
 function presentTerms(
 	db: QueryDb,
 	best: CandidateRow,
 	terms: readonly SearchTerm[],
 	listed: ReadonlySet<number>,
+	{ head, walks }: { head: string; walks: PhraseWalks },
 ): SearchTerm[] {
 	const unknown = terms.filter((_, i) => !listed.has(i));
 	if (unknown.length === 0) return [...terms];
-	const stored = get<{ text: StoredFragmentText }>(db, "SELECT text FROM fragments WHERE id = ?", [best.fragmentId]);
-	const tokens = indexTokens(
-		stored ? decodeFragmentPrefix(stored.text, PRESENCE_SCAN_CHARS, textDictionaryOf(db)) : "",
-		best.kind,
-	);
-	const inIndex = (t: SearchTerm) =>
-		best.charCount > PRESENCE_SCAN_CHARS &&
-		get(db, `SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ${INTEGER}`, [
-			t.match,
-			best.fragmentId,
-		]) !== undefined;
+	const tokens = indexTokens(head, best.kind);
+	const inIndex = (t: SearchTerm) => {
+		if (best.charCount <= PRESENCE_SCAN_CHARS) return false;
+		const walked = t.formMatches.map((form) => walks.holds(form, best.fragmentId));
+		if (walked.includes(true)) return true;
+		if (!walked.includes(undefined)) return false;
+		return (
+			get(db, `SELECT 1 FROM fragments_fts WHERE fragments_fts MATCH ? AND rowid = ${INTEGER}`, [
+				t.match,
+				best.fragmentId,
+			]) !== undefined
+		);
+	};
 	const found = new Set(unknown.filter((t) => containsAnyForm(tokens, t.forms) || inIndex(t)));
 	return terms.filter((t, i) => listed.has(i) || found.has(t));
 }
@@ -224,10 +227,16 @@ interface CandidateQuery {
 	limit: number;
 	term?: number;
 	presence?: PresenceScoring;
+	/** The list's terms match at most the ranked window's cap (candidates.ts, fewMatches). */
+	fewMatches?: boolean;
 }
 
 /** The candidate lists in the order they are read: the OR of the terms, each rare term alone, the phrases alone. */
-function candidateQueries(phrases: readonly SearchTerm[], { dfs, live, indexed }: RelaxedTerms): CandidateQuery[] {
+function candidateQueries(
+	phrases: readonly SearchTerm[],
+	{ dfs, live, indexed }: RelaxedTerms,
+	walks: PhraseWalks,
+): CandidateQuery[] {
 	const required = phrases.map((t) => t.match);
 	const queries: CandidateQuery[] = [];
 	if (indexed.length > 0) {
@@ -235,7 +244,7 @@ function candidateQueries(phrases: readonly SearchTerm[], { dfs, live, indexed }
 			matches: [...required, `(${indexed.map((t) => t.match).join(" OR ")})`],
 			typed: [...phrases, ...indexed],
 			limit: OR_CANDIDATES,
-			presence: orScoring(indexed, dfs, required),
+			presence: orScoring(indexed, dfs, required, walks),
 		});
 	}
 	// A rare term alone: its events are found however common the others are. A common term's own list would
@@ -243,7 +252,13 @@ function candidateQueries(phrases: readonly SearchTerm[], { dfs, live, indexed }
 	live.forEach((term, i) => {
 		const df = dfs.get(term) ?? 0;
 		if (indexed.length > 1 && df > 0 && df < DF_COUNT_CAP)
-			queries.push({ matches: [...required, term.match], typed: [...phrases, term], limit: TERM_CANDIDATES, term: i });
+			queries.push({
+				matches: [...required, term.match],
+				typed: [...phrases, term],
+				limit: TERM_CANDIDATES,
+				term: i,
+				fewMatches: df <= MAX_RANKED_MATCHES,
+			});
 	});
 	// The phrases alone: events that have them but none of the other terms still fill the page.
 	if (required.length > 0) queries.push({ matches: required, typed: phrases, limit: TERM_CANDIDATES, term: -1 });
@@ -270,10 +285,12 @@ function gatherCandidates(
 	log?: (message: string) => void,
 ): { found: Map<number, Candidate>; capped: boolean } {
 	const found = new Map<number, Candidate>();
+	// A fragment several lists rank is joined once.
+	const joined: JoinedRows = new Map();
 	let capped = false;
-	for (const { matches, typed, limit, term, presence } of queries) {
+	for (const { matches, typed, limit, term, presence, fewMatches } of queries) {
 		const typedPhrase = typed.some(typedAsPhrase);
-		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, log });
+		const list = findCandidates(db, plan, matches, { limit, presence, typedPhrase, fewMatches, joined, log });
 		if (list.capped) capped = true;
 		for (const row of list.rows) {
 			const entry = found.get(row.fragmentId) ?? { row, sum: 0, terms: new Set<number>() };
@@ -328,10 +345,11 @@ function firstEvents(
 	otherIds: number,
 	exclude: ReadonlySet<string>,
 	count: number,
+	openings: Openings,
 ): EventGroup[] {
 	const seen = new Set(exclude);
 	const events: EventGroup[] = [];
-	for (const group of coalesce(db, scored, tokens, otherIds)) {
+	for (const group of coalesce(db, scored, tokens, otherIds, openings)) {
 		if (events.length >= count) break;
 		const key = eventKey(group.best);
 		if (seen.has(key)) continue;
@@ -365,16 +383,23 @@ function liftByTasks(
 	}
 }
 
-/** Pairs each event with the live terms its best fragment contains (presentTerms). */
+/**
+ * Pairs each event with the live terms its best fragment contains (presentTerms); the heads not among `openings`
+ * are read in one statement.
+ */
 function withMatchedTerms(
 	db: QueryDb,
 	events: readonly EventGroup[],
 	live: readonly SearchTerm[],
 	listedOf: ReadonlyMap<string, Set<number>>,
+	{ walks, openings }: { walks: PhraseWalks; openings: Openings },
 ): Array<{ group: EventGroup; matched: SearchTerm[] }> {
-	return events.map((group) => ({
+	const listed = events.map((group) => listedOf.get(eventKey(group.best)) ?? new Set<number>());
+	const unread = events.filter((_, i) => live.some((_, t) => !listed[i].has(t))).map((g) => g.best.fragmentId);
+	const heads = fragmentOpenings(db, unread, PRESENCE_SCAN_CHARS, openings);
+	return events.map((group, i) => ({
 		group,
-		matched: presentTerms(db, group.best, live, listedOf.get(eventKey(group.best)) ?? new Set()),
+		matched: presentTerms(db, group.best, live, listed[i], { head: heads.get(group.best.fragmentId) ?? "", walks }),
 	}));
 }
 
@@ -398,15 +423,17 @@ export function relaxedTiers(
 	const { live, weight } = terms;
 	if (terms.indexed.length === 0 && phrases.length === 0) return none;
 
-	const { found, capped } = gatherCandidates(db, plan, candidateQueries(phrases, terms), log);
+	const walks = new PhraseWalks();
+	const { found, capped } = gatherCandidates(db, plan, candidateQueries(phrases, terms, walks), log);
 	if (found.size === 0) return { groups: [], capped };
 	const { scored, own, listedOf } = scoreCandidates(found, terms, intentFactor(plan.wants));
 	const answerBonus = ANSWER_WEIGHT * Math.max(0, ...live.map(weight));
 	const answering = sortWithAnswers(db, plan, scored, answerBonus);
 	const tokens = [...phrases, ...live].map((t) => t.tokens);
-	const events = firstEvents(db, scored, tokens, otherIds, exclude, Math.max(need, CONTEXT_GROUPS));
+	const openings: Openings = { chars: PRESENCE_SCAN_CHARS, texts: new Map() };
+	const events = firstEvents(db, scored, tokens, otherIds, exclude, Math.max(need, CONTEXT_GROUPS), openings);
 	liftByTasks(db, plan, scored, events, own, exclude);
-	const best = withMatchedTerms(db, events, live, listedOf);
+	const best = withMatchedTerms(db, events, live, listedOf, { walks, openings });
 	const adjusted = rerank(db, best, live, weight, own, (id) => (answering.has(id) ? answerBonus : 0));
 	const sum = (list: readonly SearchTerm[]) => list.reduce((n, t) => n + weight(t), 0);
 	const held = phrases.length * Math.max(0, ...plain.map(weight));

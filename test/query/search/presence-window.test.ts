@@ -6,7 +6,7 @@
  * the idf all have to be right.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { presenceRankedWindow } from "../../../src/query/search/presence-window.js";
+import { idsWithin, presenceRankedWindow } from "../../../src/query/search/presence-window.js";
 import { classWeightedBm25 } from "../../helpers/class-weighted-bm25.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { storeWithSession, type TempStore } from "../../helpers/temp-store.js";
@@ -69,5 +69,24 @@ describe("presence-scored window", () => {
 			store.db.prepare("SELECT id FROM fragments ORDER BY id DESC LIMIT 50").all() as Array<{ id: number }>
 		).map((r) => r.id);
 		expect(ranked.map((r) => r.id).sort((a, b) => a - b)).toEqual(newest.sort((a, b) => a - b));
+	});
+
+	it("walks a range near the newest id newest first, with the same ids in the same order", () => {
+		const ids = (store.db.prepare("SELECT id FROM fragments ORDER BY id").all() as Array<{ id: number }>).map(
+			(r) => r.id,
+		);
+		const hi = ids[ids.length - 1];
+		const lo = ids[Math.floor(ids.length * 0.6)];
+		const expected = ids.filter((id) => id >= lo && id <= hi);
+		const holding = (
+			store.db.prepare(`SELECT rowid AS id FROM fragments_fts WHERE fragments_fts MATCH '"alpha"'`).all() as Array<{
+				id: number;
+			}>
+		).map((r) => r.id);
+		const alpha = expected.filter((id) => holding.includes(id));
+		expect(alpha.length).toBeGreaterThan(10);
+		// Newest first when the index's newest id is near the range (2 × (newest − lo) < hi), oldest first otherwise.
+		expect(idsWithin(store.db, '"alpha"', lo, hi, hi)).toEqual(alpha);
+		expect(idsWithin(store.db, '"alpha"', lo, hi, 10 * hi)).toEqual(alpha);
 	});
 });

@@ -33,6 +33,8 @@ beforeAll(async () => {
 	}
 	// The newest matches of all: retrieval-tool output, which a search without toolNames excludes inside the index.
 	for (let i = 0; i < 20; i++) lines.push(f.toolResult(`search${i}`, "event_search", `cobalt cobalt cobalt ${i}`));
+	// A word of fewer matches than CAP.
+	for (let i = 0; i < 40; i++) lines.push(f.assistant(`${"nickel ".repeat(1 + (i % 3))}${"filler ".repeat(i)}`));
 	store = await storeWithSession(lines);
 });
 afterAll(() => store.cleanup());
@@ -67,7 +69,7 @@ function reference(req: EventSearchRequest): Array<{ id: number; score: number }
 }
 
 /** The ranked window of `req` as search computes it, asserted equal to the reference, with the SQL it ran. */
-function rankedAsReference(req: EventSearchRequest) {
+function rankedAsReference(req: EventSearchRequest, fewMatches = false) {
 	const sql: string[] = [];
 	const db = recording(store.db, sql);
 	const plan = planSearch(db, req, caller);
@@ -75,7 +77,7 @@ function rankedAsReference(req: EventSearchRequest) {
 		db,
 		plan,
 		plan.terms.map((t) => t.match),
-		{ cap: CAP, limit: 1000, typedPhrase: plan.terms.some(typedAsPhrase) },
+		{ cap: CAP, limit: 1000, typedPhrase: plan.terms.some(typedAsPhrase), fewMatches },
 	);
 	const rows = found.rows.map((r) => ({ id: r.fragmentId, score: r.score }));
 	expect(rows).toEqual(reference(req));
@@ -126,5 +128,24 @@ describe("ranked window of a filtered search", () => {
 	it("no filter, a phrase: the whole expression ranked in one pass (its positions are evaluated once)", () => {
 		const r = rankedAsReference({ query: '"cobalt cobalt"' });
 		expect(r.sql.some((s) => s.includes("+rowid IN"))).toBe(false);
+	});
+
+	const OLDEST_FIRST = /MATCH \? LIMIT \?\)/;
+	const NEWEST_FIRST = /MATCH \? ORDER BY rowid DESC LIMIT \?\)/;
+
+	it("few matches expected, and fewer than CAP: walked oldest first only, the same rows and scores", () => {
+		const r = rankedAsReference({ query: "nickel" }, true);
+		expect(r.capped).toBe(false);
+		expect(r.rows).toHaveLength(40);
+		expect(r.sql.some((s) => OLDEST_FIRST.test(s))).toBe(true);
+		expect(r.sql.some((s) => NEWEST_FIRST.test(s))).toBe(false);
+		expect(rankedAsReference({ query: "nickel" }).sql.some((s) => NEWEST_FIRST.test(s))).toBe(true);
+	});
+
+	it("few matches expected, but more than CAP: walked newest first after all, the same rows and scores", () => {
+		const r = rankedAsReference({ query: "cobalt" }, true);
+		expect(r.capped).toBe(true);
+		expect(r.sql.some((s) => OLDEST_FIRST.test(s))).toBe(true);
+		expect(r.sql.some((s) => NEWEST_FIRST.test(s))).toBe(true);
 	});
 });
