@@ -3,7 +3,7 @@
  * that says a file is exactly as a complete checkpoint saw it. Sync, its lock-free pre-check and catch-up all use
  * this rule, so a file replaced by another with the same size and mtime (`mv a b`) is never taken as unchanged.
  */
-import { type BigIntStats, closeSync, constants, fstatSync, openSync, statSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, fstatSync, lstatSync, openSync, statSync } from "node:fs";
 
 /** Identity, size and mtime of a file, as stored on its checkpoint. */
 export interface FileFacts {
@@ -39,11 +39,15 @@ export function sameFacts(seen: FileFacts, file: FileFacts): boolean {
 	return seen.dev === file.dev && seen.ino === file.ino && seen.size === file.size && seen.mtimeMs === file.mtimeMs;
 }
 
-/** Facts of a regular file at `path`; undefined when it is gone or not a regular file (FIFO, socket, directory…). */
-export function statRegularFile(path: string): FileFacts | undefined {
+/**
+ * Facts of a regular file at `path`; undefined when it is gone or not a regular file (FIFO, socket, directory…, and
+ * with `follow` false a symbolic link).
+ */
+export function statRegularFile(path: string, follow = true): FileFacts | undefined {
 	try {
-		const st = statSync(path, { bigint: true });
-		return st.isFile() ? factsOf(st) : undefined;
+		// A file gone since it was listed costs no exception.
+		const st = (follow ? statSync : lstatSync)(path, { bigint: true, throwIfNoEntry: false });
+		return st?.isFile() ? factsOf(st) : undefined;
 	} catch {
 		return undefined;
 	}
