@@ -5,7 +5,16 @@
  * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
  * graph decides what each command loads, in the bundle too), and the launcher, which runs the bundle.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -123,6 +132,36 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 			.split("\n")
 			.filter((m) => m.startsWith(dist));
 		expect(ours).toEqual([`${dist}extension.js`]);
+	});
+});
+
+describe.skipIf(CURRENT_RUNTIME !== "node")("modules a worker thread loads", () => {
+	it("the catch-up worker's entry is one file: starting it loads no other module of dist/", async () => {
+		const log = join(base, "modules-worker.txt");
+		const script = join(base, "start-worker.mjs");
+		const bootstrap = pathToFileURL(join(ROOT, "dist", "ingest", "worker-bootstrap.mjs")).href;
+		const job = {
+			mode: "catch-up",
+			indexDir: join(base, "worker-index"),
+			roots: [],
+			extraFiles: [],
+			workspaceDirs: [],
+		};
+		writeFileSync(
+			script,
+			`import { Worker } from "node:worker_threads";
+const w = new Worker(new URL(${JSON.stringify(bootstrap)}), { workerData: ${JSON.stringify(job)} });
+w.on("message", (m) => { if (m.type === "ready") void w.terminate(); });
+w.on("error", (e) => { console.error(e); process.exit(3); });`,
+		);
+		const r = await runCommand(process.execPath, ["--import", HOOKS, script], { env: { ...env, MODULE_LOG: log } });
+		expect(r.exitCode, r.stderr).toBe(0);
+		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
+		const ours = readFileSync(log, "utf8")
+			.trim()
+			.split("\n")
+			.filter((m) => m.startsWith(dist));
+		expect(ours).toEqual([`${dist}ingest/worker-bootstrap.mjs`, `${dist}ingest/catch-up-worker.js`]);
 	});
 });
 
