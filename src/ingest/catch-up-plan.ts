@@ -23,6 +23,12 @@ export interface PlanOptions {
 	forgotten?: Forgotten;
 }
 
+/** The caller's workspace as catch-up orders it: the files under `dirs` (its session folders) first. */
+export function inWorkspaceOf(dirs: readonly string[]): (path: string) => boolean {
+	const prefixes = dirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
+	return (path) => prefixes.some((d) => path.startsWith(d));
+}
+
 /** What a pass has to do, as discovery and the stored checkpoints say. */
 export interface PassPlan {
 	/** Every file discovery found (forgotten ones left out): coverage counts them. */

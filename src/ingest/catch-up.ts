@@ -55,11 +55,17 @@ export const PROGRESS_EVERY_MS = 100;
 
 export type { CatchUpResult } from "./catch-up-plan.js";
 
-export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
+/**
+ * Catches the index up. `planned`: the plan the caller made of this store a moment ago, before it took the lock
+ * (catch-up-plan.ts), so that discovery runs once; every file it names is checked again by its sync, and a file
+ * changed since is the next pass's, as it would be had it changed just after discovery. A torn transaction repaired
+ * here drops sources the plan took as synced: then the pass discovers again.
+ */
+export async function catchUp(db: SqliteDb, options: CatchUpOptions, planned?: PassPlan): Promise<CatchUpResult> {
 	const started = Date.now();
 	// A transaction a crash left in one of the store's two files is repaired first, so this pass syncs its sources again.
-	repairTorn(db);
-	const pass = discoverPass(db, options);
+	const repaired = repairTorn(db);
+	const pass = recordPass(db, planned !== undefined && repaired === undefined ? planned : planPass(db, options));
 	const progress = emptyCatchUpResult(pass.work.length + pass.vanished.length);
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
 	options.onProgress?.({ ...progress });
@@ -104,12 +110,8 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	return progress;
 }
 
-/**
- * Plans the pass (catch-up-plan.ts) and records what discovery found: the count of files (coverage counts them) and
- * the confined sources that became the person's.
- */
-function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
-	const pass = planPass(db, options);
+/** Records what discovery found: the count of files (coverage counts them) and the confined sources that became the person's. */
+function recordPass(db: SqliteDb, pass: PassPlan): PassPlan {
 	db.transaction(() => {
 		db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
 			KNOWN_SOURCES_KEY,

@@ -12,8 +12,8 @@ import { heldByLiveProcess, lockHolderInfo } from "../store/lock-holder.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import { secretRedactionOn } from "../text/redact.js";
-import type { CatchUpJob, CatchUpOutcome } from "./catch-up-job.js";
-import { emptyCatchUpResult, planIsEmpty, planPass } from "./catch-up-plan.js";
+import type { CatchUpJob, CatchUpOutcome, PlannedPass } from "./catch-up-job.js";
+import { emptyCatchUpResult, inWorkspaceOf, planIsEmpty, planPass } from "./catch-up-plan.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
@@ -346,32 +346,34 @@ export class IndexManager {
 		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
 		const job = { ...this.job(), ...(checkStore ? { checkStore } : {}) };
 		return this.runJob({ ...job, mode: "catch-up" }, async () => {
-			const idle = checkStore ? undefined : await this.upToDate();
-			return idle ?? (await import("./catch-up-job.js")).runCatchUpJob(job, hooks);
+			const planned = checkStore ? undefined : await this.plan();
+			if (planned?.idle) return planned.idle;
+			return (await import("./catch-up-job.js")).runCatchUpJob(job, hooks, planned?.pass);
 		});
 	}
 
 	/**
-	 * A catch-up run in this thread (its caller waits for it: the CLI before an answer) first asks, without the
-	 * catch-up lock, a second connection or the writer's modules, whether a pass would change anything
-	 * (catch-up-plan.ts); when not, it is done. Every file is still compared with its checkpoint, so a line appended
-	 * before this call is never missed. Pi's catch-up plans in its worker, as the pass there does.
+	 * A catch-up run in this thread (its caller waits for it: the CLI before an answer) first plans the pass without
+	 * the catch-up lock, a second connection or the writer's modules (catch-up-plan.ts); an empty plan is done, any
+	 * other is handed to the pass, which then does not discover again. Every file is compared with its checkpoint, so
+	 * a line appended before this call is never missed. Pi's catch-up plans in its worker, as the pass there does.
 	 */
-	private async upToDate(): Promise<CatchUpOutcome | undefined> {
+	private async plan(): Promise<{ idle?: CatchUpOutcome; pass?: PlannedPass } | undefined> {
 		const started = Date.now();
 		const store = await this.refresh();
 		if (store.readOnly) return undefined;
-		const { roots, extraFiles } = this.options;
+		const { roots, extraFiles, workspaceDirs } = this.options;
 		try {
-			const plan = planPass(store.db, { roots, extraFiles, forgotten: this.forgotten });
-			if (!planIsEmpty(store.db, plan)) return undefined;
+			const inWorkspace = inWorkspaceOf(workspaceDirs ?? []);
+			const plan = planPass(store.db, { roots, extraFiles, inWorkspace, forgotten: this.forgotten });
+			if (!planIsEmpty(store.db, plan)) return { pass: { generation: store.generation, plan } };
 		} catch {
 			// Damage or a failure while planning: the pass meets it too and handles it (a damaged store is rebuilt).
 			return undefined;
 		}
 		const result = { ...emptyCatchUpResult(0), elapsedMs: Date.now() - started };
 		this.emit(result);
-		return { kind: "done", result };
+		return { idle: { kind: "done", result } };
 	}
 
 	/**

@@ -5,6 +5,7 @@
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { catchUp } from "../../src/ingest/catch-up.js";
 import { planIsEmpty, planPass } from "../../src/ingest/catch-up-plan.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
 import { KNOWN_SOURCES_KEY } from "../../src/store/source-counts.js";
@@ -57,6 +58,29 @@ describe("the catch-up plan", () => {
 		db.prepare("UPDATE meta SET value = '999' WHERE key = ?").run(KNOWN_SOURCES_KEY);
 		expect(plan().countChanged).toBe(true);
 		expect(planIsEmpty(db, plan())).toBe(false);
+	});
+
+	it("handed to the pass, is its discovery; after a torn transaction is repaired the pass discovers again", async () => {
+		const db = manager.store.db;
+		const [first] = readdirSync(folder).map((f) => join(folder, f));
+		appendFileSync(first as string, lineFactory({ prefix: "p" }).user("planned line"));
+		const planned = plan();
+		expect(planned.work.map((f) => f.path)).toEqual([first]);
+		// Started after the plan: this pass leaves it to the next, as one started just after discovery.
+		const late = lineFactory({ prefix: "q" });
+		appendFileSync(join(folder, "late.jsonl"), late.header() + late.user("late session"));
+		const rowOf = (path: string) => db.prepare("SELECT synced_at AS syncedAt FROM sources WHERE path = ?").get(path);
+		const passed = await catchUp(db, { roots: roots() }, planned);
+		expect(passed.indexed).toBe(1);
+		expect(rowOf(join(folder, "late.jsonl"))).toBeUndefined();
+		expect(planIsEmpty(db, plan())).toBe(false);
+		// A torn transaction repaired by the pass may have dropped sources the plan took as synced: it is not used.
+		const seq = db.prepare("SELECT value FROM main.meta WHERE key = 'fts_seq'").get() as { value: string };
+		db.prepare("UPDATE main.meta SET value = ? WHERE key = 'fts_seq'").run(String(Number(seq.value) + 1));
+		const stale = { ...planned, work: [] };
+		await catchUp(db, { roots: roots() }, stale);
+		expect(rowOf(join(folder, "late.jsonl"))).toMatchObject({ syncedAt: expect.any(Number) });
+		expect(planIsEmpty(db, plan())).toBe(true);
 	});
 
 	it("takes a symbolic link in a session folder for no session file, as a listing of the folder does", () => {
