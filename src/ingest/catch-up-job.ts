@@ -13,7 +13,7 @@ import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
-import { inWorkspaceOf, type PassPlan } from "./catch-up-plan.js";
+import { emptyCatchUpResult, inWorkspaceOf, type PassPlan, planIsEmpty, planPass } from "./catch-up-plan.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { Forgotten } from "./forgotten.js";
 import { CATCH_UP_LOCK } from "./lock-names.js";
@@ -212,8 +212,17 @@ export async function runCatchUpJob(
 				const damage = job.checkStore && attempt === 0 ? findStoreDamage(store.db) : undefined;
 				if (damage) throw damage;
 				// A compromised lock means another process may have taken over: stop writing at once.
+				const options = catchUpOptions(job, hooks, [lock]);
 				const plan = attempt === 0 && planned?.generation === store.generation ? planned.plan : undefined;
-				const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]), plan);
+				// A pass that would change nothing writes nothing (no count, no settling): Pi's at every session start.
+				const fresh = plan ?? (job.checkStore ? undefined : planPass(store.db, options));
+				if (plan === undefined && fresh !== undefined && store.fresh !== "corrupt" && planIsEmpty(store.db, fresh)) {
+					store.close();
+					const result = emptyCatchUpResult(0);
+					hooks.onProgress?.(result);
+					return { kind: "done", result };
+				}
+				const result = await catchUp(store.db, options, fresh);
 				settlePass(store.db);
 				store.close();
 				// Damage found here, or by the open that moved the damaged generation aside before this pass.

@@ -83,6 +83,27 @@ describe("the catch-up plan", () => {
 		expect(planIsEmpty(db, plan())).toBe(true);
 	});
 
+	it("a catch-up in the worker thread (Pi's, at session start) that finds nothing to do writes nothing", async () => {
+		const version = () =>
+			(manager.store.db.prepare("PRAGMA data_version").get() as { data_version: number }).data_version;
+		const before = version();
+		const pi = await IndexManager.open({ indexDir: join(root, "event-index"), roots: roots() });
+		try {
+			const outcome = await pi.startCatchUp();
+			expect(outcome).toMatchObject({ kind: "done", result: { total: 0, indexed: 0 } });
+			// No other connection committed anything: not even the count of files.
+			expect(version()).toBe(before);
+			appendFileSync(
+				readdirSync(folder).map((f) => join(folder, f))[0] as string,
+				lineFactory({ prefix: "w" }).user("more"),
+			);
+			expect(await pi.startCatchUp()).toMatchObject({ kind: "done", result: { indexed: 1 } });
+			expect(version()).not.toBe(before);
+		} finally {
+			await pi.close();
+		}
+	});
+
 	it("takes a symbolic link in a session folder for no session file, as a listing of the folder does", () => {
 		const target = join(root, "elsewhere.jsonl");
 		const f = lineFactory({ prefix: "l" });
