@@ -13,6 +13,7 @@ import { type LockHandle, takeLock } from "../store/lock.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
+import { emptyCatchUpResult, inWorkspaceOf, type PassPlan, planIsEmpty, planPass } from "./catch-up-plan.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { Forgotten } from "./forgotten.js";
 import { CATCH_UP_LOCK } from "./lock-names.js";
@@ -142,7 +143,6 @@ export interface JobHooks {
 
 /** Catch-up options for a job; it stops as soon as any of `locks` is compromised or the caller asks. */
 export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHandle[]): CatchUpOptions {
-	const prefixes = job.workspaceDirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
 	const yielded: YieldMemo = { handled: 0 };
 	// While hot-path writers are active (one stepped in within WRITER_ACTIVE_MS), commit after every batch.
 	const commitNow = () => Date.now() - yielded.handled < WRITER_ACTIVE_MS || writerWaiting(job.indexDir, yielded);
@@ -150,7 +150,7 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 	return {
 		roots: job.roots,
 		extraFiles: job.extraFiles,
-		inWorkspace: (p) => prefixes.some((d) => p.startsWith(d)),
+		inWorkspace: inWorkspaceOf(job.workspaceDirs),
 		forgotten,
 		// A batch reads in chunks and ends after the chunk during which a hot-path writer announced itself.
 		sync: {
@@ -175,7 +175,18 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 	};
 }
 
-export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Promise<CatchUpOutcome> {
+/** A plan of the pass made before the lock (catch-up-plan.ts), on the generation it names. */
+export interface PlannedPass {
+	generation: string;
+	plan: PassPlan;
+}
+
+/** Runs the job; `planned` is used when the store it opens is still that plan's generation (catch-up.ts, `catchUp`). */
+export async function runCatchUpJob(
+	job: CatchUpJob,
+	hooks: JobHooks = {},
+	planned?: PlannedPass,
+): Promise<CatchUpOutcome> {
 	const attempt = await takeLock(job.indexDir, CATCH_UP_LOCK, { stale: job.lockStaleMs });
 	if (!attempt.ok) {
 		// A lock that cannot be created is a read-only index directory, not a busy one: waiting would never end.
@@ -201,7 +212,17 @@ export async function runCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Prom
 				const damage = job.checkStore && attempt === 0 ? findStoreDamage(store.db) : undefined;
 				if (damage) throw damage;
 				// A compromised lock means another process may have taken over: stop writing at once.
-				const result = await catchUp(store.db, catchUpOptions(job, hooks, [lock]));
+				const options = catchUpOptions(job, hooks, [lock]);
+				const plan = attempt === 0 && planned?.generation === store.generation ? planned.plan : undefined;
+				// A pass that would change nothing writes nothing (no count, no settling): Pi's at every session start.
+				const fresh = plan ?? (job.checkStore ? undefined : planPass(store.db, options));
+				if (plan === undefined && fresh !== undefined && store.fresh !== "corrupt" && planIsEmpty(store.db, fresh)) {
+					store.close();
+					const result = emptyCatchUpResult(0);
+					hooks.onProgress?.(result);
+					return { kind: "done", result };
+				}
+				const result = await catchUp(store.db, options, fresh);
 				settlePass(store.db);
 				store.close();
 				// Damage found here, or by the open that moved the damaged generation aside before this pass.

@@ -8,9 +8,8 @@ import { collectGarbage } from "../runtime.js";
 import type { SqliteDb } from "../store/driver.js";
 import { repairTorn } from "../store/fts-ledger.js";
 import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
-import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
-import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
-import type { Forgotten } from "./forgotten.js";
+import { type CatchUpResult, emptyCatchUpResult, type PassPlan, type PlanOptions, planPass } from "./catch-up-plan.js";
+import { confinementOf, type DiscoveredFile } from "./discover.js";
 import { FtsThread } from "./fts-thread.js";
 import { GroupCommit } from "./group-commit.js";
 import { Prefetch } from "./prefetch.js";
@@ -19,14 +18,7 @@ import { planTreeStates, type StatePlan } from "./state-plan.js";
 import { BatchFailed, SourceSyncer, type SyncOptions, type SyncResult } from "./sync-source.js";
 import { passDictionary } from "./text-sample.js";
 
-export interface CatchUpOptions {
-	roots: DiscoveryRoot[];
-	/** Files to include wherever they live (e.g. the current session file). */
-	extraFiles?: string[];
-	/** Files in the caller's workspace are synced first. */
-	inWorkspace?: (path: string) => boolean;
-	/** Forgotten sessions: their files are left out of the pass and of the count of files to index. */
-	forgotten?: Forgotten;
+export interface CatchUpOptions extends PlanOptions {
 	sync?: SyncOptions;
 	shouldStop?: () => boolean;
 	onProgress?: (p: CatchUpProgress) => void;
@@ -53,15 +45,6 @@ export interface CatchUpOptions {
 	collectEveryBytes?: number;
 }
 
-export interface CatchUpResult extends CatchUpProgress {
-	stopped: boolean;
-	/** Input bytes the writer took parsed and projected from the prefetch thread. */
-	prefetchedBytes: number;
-	/** The pass wrote its full-text rows from a thread of its own (fts-thread.ts). */
-	fullTextThread: boolean;
-	errors: Array<{ path: string; error: string }>;
-}
-
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 /**
@@ -70,16 +53,19 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
  */
 export const PROGRESS_EVERY_MS = 100;
 
-interface StoredFacts extends CheckpointFacts {
-	path: string;
-	confinedTo: string | null;
-}
+export type { CatchUpResult } from "./catch-up-plan.js";
 
-export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<CatchUpResult> {
+/**
+ * Catches the index up. `planned`: the plan the caller made of this store a moment ago, before it took the lock
+ * (catch-up-plan.ts), so that discovery runs once; every file it names is checked again by its sync, and a file
+ * changed since is the next pass's, as it would be had it changed just after discovery. A torn transaction repaired
+ * here drops sources the plan took as synced: then the pass discovers again.
+ */
+export async function catchUp(db: SqliteDb, options: CatchUpOptions, planned?: PassPlan): Promise<CatchUpResult> {
 	const started = Date.now();
 	// A transaction a crash left in one of the store's two files is repaired first, so this pass syncs its sources again.
-	repairTorn(db);
-	const pass = discoverPass(db, options);
+	const repaired = repairTorn(db);
+	const pass = recordPass(db, planned !== undefined && repaired === undefined ? planned : planPass(db, options));
 	const progress = emptyCatchUpResult(pass.work.length + pass.vanished.length);
 	// Discovery is done: the meta row's count is current, so coverage now tells what is missing.
 	options.onProgress?.({ ...progress });
@@ -124,74 +110,17 @@ export async function catchUp(db: SqliteDb, options: CatchUpOptions): Promise<Ca
 	return progress;
 }
 
-/** What a pass has to do, as discovery and the stored checkpoints say. */
-interface PassPlan {
-	/** New and changed files, in catch-up order. */
-	work: DiscoveredFile[];
-	/** Stored paths discovery did not see: gone files are removed, files outside these roots are kept. */
-	vanished: string[];
-	/** Paths that have rows. */
-	stored: ReadonlySet<string>;
-}
-
-/** Discovers the files, records how many there are (coverage counts them) and compares them with the checkpoints. */
-function discoverPass(db: SqliteDb, options: CatchUpOptions): PassPlan {
-	const forgotten = options.forgotten?.forgottenPaths();
-	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !forgotten?.has(f.path));
-	const stored = new Map(
-		(
-			db
-				.prepare(
-					"SELECT path, dev, ino, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError, confined_to AS confinedTo FROM sources",
-				)
-				.all() as StoredFacts[]
-		).map((r) => [r.path, r]),
-	);
-	// A confined session the person's own folders now find too is the person's (never the other way round).
-	const freed = files.filter(
-		(f) => stored.get(f.path)?.confinedTo != null && confinementOf(f.path, options.roots) === undefined,
-	);
+/** Records what discovery found: the count of files (coverage counts them) and the confined sources that became the person's. */
+function recordPass(db: SqliteDb, pass: PassPlan): PassPlan {
 	db.transaction(() => {
 		db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
 			KNOWN_SOURCES_KEY,
-			String(files.length),
+			String(pass.found),
 		);
 		const free = db.prepare("UPDATE sources SET confined_to = NULL WHERE path = ?");
-		for (const f of freed) free.run(f.path);
+		for (const path of pass.freed) free.run(path);
 	});
-	const discovered = new Set(files.map((f) => f.path));
-	return {
-		// The sync's own unchanged rule (identity included), checked here without opening a transaction; only the files
-		// with work are ordered (a stable sort: the same order as ordering all, then filtering).
-		work: orderForCatchUp(
-			files.filter((f) => {
-				const row = stored.get(f.path);
-				return !row || !matchesCheckpoint(row, f);
-			}),
-			options.inWorkspace ?? (() => false),
-		),
-		vanished: [...stored.keys()].filter((p) => !discovered.has(p)),
-		stored: new Set(stored.keys()),
-	};
-}
-
-/** The result of a pass over `total` files before any work. */
-export function emptyCatchUpResult(total: number): CatchUpResult {
-	return {
-		total,
-		done: 0,
-		indexed: 0,
-		failed: 0,
-		removed: 0,
-		bytesRead: 0,
-		entriesAdded: 0,
-		statesChanged: 0,
-		elapsedMs: 0,
-		stopped: false,
-		prefetchedBytes: 0,
-		fullTextThread: false,
-		errors: [],
-	};
+	return pass;
 }
 
 /** Counts one file's sync into the pass's result. */

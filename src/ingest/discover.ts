@@ -4,7 +4,7 @@
  * scanned at every depth down to MAX_ROOT_DEPTH, symbolic links never followed.
  */
 import { readdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { type FileFacts, statRegularFile } from "./file-facts.js";
 
 /** A folder to look for `*.jsonl` session files in. */
@@ -30,20 +30,32 @@ export interface DiscoveredFile extends FileFacts {
 	path: string;
 }
 
-/** The `*.jsonl` files and the sub-folders of `dir` (never through a symbolic link: a Dirent is not followed). */
-function entriesOf(dir: string): { files: string[]; folders: string[] } {
+/** `dir`'s entry `name` (`dir` is resolved: no trailing slash unless it is the root; `join` would normalize again). */
+function inDir(dir: string, name: string): string {
+	return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
+}
+
+/**
+ * The `*.jsonl` names in `dir`, and with `subfolders` its sub-folders (never through a symbolic link: a Dirent is not
+ * followed). A flat root lists names alone: whether each is a regular file its stat says (discoverFiles), and a
+ * `Dirent` for each of 10,000 files cost a catch-up more than their stats (docs/benchmarks.md, "Where the time goes").
+ */
+function entriesOf(dir: string, subfolders: boolean): { files: string[]; folders: string[] } {
+	const files: string[] = [];
+	const folders: string[] = [];
 	try {
-		const files: string[] = [];
-		const folders: string[] = [];
-		for (const d of readdirSync(dir, { withFileTypes: true })) {
-			if (d.isFile() && d.name.endsWith(".jsonl")) files.push(join(dir, d.name));
-			else if (d.isDirectory()) folders.push(join(dir, d.name));
+		if (!subfolders) {
+			for (const name of readdirSync(dir)) if (name.endsWith(".jsonl")) files.push(inDir(dir, name));
+			return { files, folders };
 		}
-		return { files, folders };
+		for (const d of readdirSync(dir, { withFileTypes: true })) {
+			if (d.isFile() && d.name.endsWith(".jsonl")) files.push(inDir(dir, d.name));
+			else if (d.isDirectory()) folders.push(inDir(dir, d.name));
+		}
 	} catch {
 		// A root that does not exist (yet) or cannot be read contributes nothing.
-		return { files: [], folders: [] };
 	}
+	return { files, folders };
 }
 
 /** Every `*.jsonl` file of a root: its own, and with `subfolders` those of every sub-folder down to MAX_ROOT_DEPTH. */
@@ -53,11 +65,12 @@ function jsonlUnder(root: DiscoveryRoot): string[] {
 	let level = [resolve(root.path)];
 	for (let depth = 0; level.length > 0; depth++) {
 		const next: string[] = [];
+		const deeper = root.subfolders && depth < MAX_ROOT_DEPTH;
 		for (const dir of level) {
-			const { files, folders } = entriesOf(dir);
+			const { files, folders } = entriesOf(dir, deeper);
 			// A loop, not a spread: a folder may hold 50,000 files, past what one call's arguments can take.
 			for (const f of files) out.push(f);
-			if (root.subfolders && depth < MAX_ROOT_DEPTH) for (const f of folders) next.push(f);
+			for (const f of folders) next.push(f);
 		}
 		level = next;
 	}
@@ -88,13 +101,15 @@ export function confinementOf(path: string, roots: readonly DiscoveryRoot[]): st
 
 /** Every `*.jsonl` file under the roots plus `extraFiles`, deduplicated by resolved path. */
 export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = []): DiscoveredFile[] {
-	const paths = new Set<string>();
-	for (const root of roots) for (const f of jsonlUnder(root)) paths.add(f);
-	for (const f of extraFiles) paths.add(resolve(f));
+	// Path → follow a symbolic link: a listed name is taken as it is (a link is no session file of the folder, as its
+	// Dirent said), a file named on purpose through its link.
+	const paths = new Map<string, boolean>();
+	for (const root of roots) for (const f of jsonlUnder(root)) paths.set(f, false);
+	for (const f of extraFiles) paths.set(resolve(f), true);
 	const found: DiscoveredFile[] = [];
-	for (const path of paths) {
+	for (const [path, follow] of paths) {
 		// Vanished between readdir and stat, or not a regular file (a FIFO is never opened): skipped.
-		const facts = statRegularFile(path);
+		const facts = statRegularFile(path, follow);
 		if (facts) found.push({ path, ...facts });
 	}
 	return found;

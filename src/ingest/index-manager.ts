@@ -12,7 +12,8 @@ import { heldByLiveProcess, lockHolderInfo } from "../store/lock-holder.js";
 import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from "../store/open-store.js";
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import { secretRedactionOn } from "../text/redact.js";
-import { type CatchUpJob, type CatchUpOutcome, runCatchUpJob } from "./catch-up-job.js";
+import type { CatchUpJob, CatchUpOutcome, PlannedPass } from "./catch-up-job.js";
+import { emptyCatchUpResult, inWorkspaceOf, planIsEmpty, planPass } from "./catch-up-plan.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
@@ -26,7 +27,7 @@ import {
 import { Forgotten, type Tombstone } from "./forgotten.js";
 import { IndexUnavailableError } from "./index-unavailable.js";
 import { CATCH_UP_LOCK, REBUILD_LOCK } from "./lock-names.js";
-import { type RebuildOutcome, rebuildStore } from "./rebuild.js";
+import type { RebuildOutcome } from "./rebuild.js";
 import { SourceSyncer, type SyncResult, unchangedResult } from "./sync-source.js";
 import { announceWrite, writeDone } from "./write-intent.js";
 
@@ -344,7 +345,35 @@ export class IndexManager {
 		this.lastProgress = undefined;
 		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
 		const job = { ...this.job(), ...(checkStore ? { checkStore } : {}) };
-		return this.runJob({ ...job, mode: "catch-up" }, () => runCatchUpJob(job, hooks));
+		return this.runJob({ ...job, mode: "catch-up" }, async () => {
+			const planned = checkStore ? undefined : await this.plan();
+			if (planned?.idle) return planned.idle;
+			return (await import("./catch-up-job.js")).runCatchUpJob(job, hooks, planned?.pass);
+		});
+	}
+
+	/**
+	 * A catch-up run in this thread (its caller waits for it: the CLI before an answer) first plans the pass without
+	 * the catch-up lock, a second connection or the writer's modules (catch-up-plan.ts); an empty plan is done, any
+	 * other is handed to the pass, which then does not discover again. Every file is compared with its checkpoint, so
+	 * a line appended before this call is never missed. Pi's catch-up plans in its worker, as the pass there does.
+	 */
+	private async plan(): Promise<{ idle?: CatchUpOutcome; pass?: PlannedPass } | undefined> {
+		const started = Date.now();
+		const store = await this.refresh();
+		if (store.readOnly) return undefined;
+		const { roots, extraFiles, workspaceDirs } = this.options;
+		try {
+			const inWorkspace = inWorkspaceOf(workspaceDirs ?? []);
+			const plan = planPass(store.db, { roots, extraFiles, inWorkspace, forgotten: this.forgotten });
+			if (!planIsEmpty(store.db, plan)) return { pass: { generation: store.generation, plan } };
+		} catch {
+			// Damage or a failure while planning: the pass meets it too and handles it (a damaged store is rebuilt).
+			return undefined;
+		}
+		const result = { ...emptyCatchUpResult(0), elapsedMs: Date.now() - started };
+		this.emit(result);
+		return { idle: { kind: "done", result } };
 	}
 
 	/**
@@ -356,8 +385,8 @@ export class IndexManager {
 		this.stopRequested = false;
 		const job = { ...this.job(), extraFiles: [...new Set([...this.job().extraFiles, ...extraFiles])] };
 		const hooks = { shouldStop: () => this.stopRequested, onProgress: (p: CatchUpProgress) => this.emit(p) };
-		const outcome = await this.runJob<RebuildOutcome>({ ...job, mode: "rebuild" }, () =>
-			rebuildStore(job, { ...hooks, lockStaleMs: job.lockStaleMs }),
+		const outcome = await this.runJob<RebuildOutcome>({ ...job, mode: "rebuild" }, async () =>
+			(await import("./rebuild.js")).rebuildStore(job, { ...hooks, lockStaleMs: job.lockStaleMs }),
 		);
 		await this.refresh();
 		return outcome;

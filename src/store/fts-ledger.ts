@@ -76,7 +76,7 @@ export function readLedger(db: Pick<SqliteDb, "prepare">, half: LedgerHalf, ftsS
 }
 
 /** True when both halves count the same transactions (one read of each file; a store connection). */
-function ledgerEven(db: Pick<SqliteDb, "prepare">): boolean {
+export function ledgerEven(db: Pick<SqliteDb, "prepare">): boolean {
 	const row = statement(
 		db,
 		`SELECT coalesce((SELECT value FROM main.meta WHERE key = 'fts_seq'), '0') =

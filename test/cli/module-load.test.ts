@@ -5,13 +5,24 @@
  * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
  * graph decides what each command loads, in the bundle too), and the launcher, which runs the bundle.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeSessionDirName } from "../../src/config/pi-paths.js";
 import { HAS_NODE22_PACKAGE, NODE22 } from "../helpers/pi-cli.js";
 import { CURRENT_RUNTIME, runCommand } from "../helpers/runtime.js";
+import { lineFactory } from "../helpers/session-lines.js";
 import { BIN, cli, hermeticEnv, makeAgentDir, ROOT } from "./cli-harness.js";
 
 const HOOKS = join(ROOT, "test", "cli", "scripts", "log-modules.mjs");
@@ -26,6 +37,13 @@ const NOT_FOR_A_READ = [
 	/\/dist\/store\/lock\.js$/,
 	/\/node_modules\/(?:proper-lockfile|drizzle-orm)\//,
 	/^node:(?:crypto|worker_threads)$/,
+];
+
+/** What a catch-up that finds nothing to do must not load: the writer, its threads and the lock-taking modules. */
+const NOT_FOR_AN_UP_TO_DATE_INDEX = [
+	/\/dist\/ingest\/(?:catch-up|catch-up-job|rebuild|prefetch|group-commit|text-sample|verify)\.js$/,
+	/\/dist\/store\/lock\.js$/,
+	/\/node_modules\/(?:proper-lockfile|drizzle-orm)\//,
 ];
 
 let base: string;
@@ -67,10 +85,24 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		expect(r.modules.filter((m) => NOT_FOR_A_READ.some((re) => re.test(m)))).toEqual([]);
 	});
 
+	it("search with its catch-up on an up-to-date index compares every file but loads no writer and takes no lock", async () => {
+		const upToDate = await modulesOf(["search", "kaboom", "--json"]);
+		expect(upToDate.exitCode, upToDate.stderr).toBe(0);
+		expect(JSON.parse(upToDate.stdout).hits.length).toBeGreaterThan(0);
+		expect(upToDate.modules.some((m) => m.endsWith("/dist/ingest/catch-up-plan.js"))).toBe(true);
+		expect(upToDate.modules.filter((m) => NOT_FOR_AN_UP_TO_DATE_INDEX.some((re) => re.test(m)))).toEqual([]);
+	});
+
 	it("search with its catch-up, and verify, still load what they need on demand", async () => {
-		const caughtUp = await modulesOf(["search", "kaboom", "--json"]);
+		// A line appended since the last catch-up: the search's catch-up indexes it, and the answer has it.
+		const f = lineFactory({ sessionId: "module-load-append", cwd: "/home/dev/errs", prefix: "m" });
+		appendFileSync(
+			join(agentDir, "sessions", encodeSessionDirName("/home/dev/errs"), "errs.jsonl"),
+			f.user("zeppelinmarker"),
+		);
+		const caughtUp = await modulesOf(["search", "zeppelinmarker", "--json"]);
 		expect(caughtUp.exitCode, caughtUp.stderr).toBe(0);
-		expect(JSON.parse(caughtUp.stdout).hits.length).toBeGreaterThan(0);
+		expect(JSON.parse(caughtUp.stdout).hits.length).toBe(1);
 		expect(caughtUp.modules.some((m) => m.endsWith("/dist/ingest/catch-up-job.js"))).toBe(true);
 		const verified = await modulesOf(["verify"]);
 		expect(verified.exitCode, verified.stderr).toBe(0);
@@ -100,6 +132,36 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 			.split("\n")
 			.filter((m) => m.startsWith(dist));
 		expect(ours).toEqual([`${dist}extension.js`]);
+	});
+});
+
+describe.skipIf(CURRENT_RUNTIME !== "node")("modules a worker thread loads", () => {
+	it("the catch-up worker's entry is one file: starting it loads no other module of dist/", async () => {
+		const log = join(base, "modules-worker.txt");
+		const script = join(base, "start-worker.mjs");
+		const bootstrap = pathToFileURL(join(ROOT, "dist", "ingest", "worker-bootstrap.mjs")).href;
+		const job = {
+			mode: "catch-up",
+			indexDir: join(base, "worker-index"),
+			roots: [],
+			extraFiles: [],
+			workspaceDirs: [],
+		};
+		writeFileSync(
+			script,
+			`import { Worker } from "node:worker_threads";
+const w = new Worker(new URL(${JSON.stringify(bootstrap)}), { workerData: ${JSON.stringify(job)} });
+w.on("message", (m) => { if (m.type === "ready") void w.terminate(); });
+w.on("error", (e) => { console.error(e); process.exit(3); });`,
+		);
+		const r = await runCommand(process.execPath, ["--import", HOOKS, script], { env: { ...env, MODULE_LOG: log } });
+		expect(r.exitCode, r.stderr).toBe(0);
+		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
+		const ours = readFileSync(log, "utf8")
+			.trim()
+			.split("\n")
+			.filter((m) => m.startsWith(dist));
+		expect(ours).toEqual([`${dist}ingest/worker-bootstrap.mjs`, `${dist}ingest/catch-up-worker.js`]);
 	});
 });
 

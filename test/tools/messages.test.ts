@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import type { Coverage } from "../../src/contract.js";
 import { reindexSummary, runtimeStatusText } from "../../src/extension/command.js";
-import { type CatchUpResult, emptyCatchUpResult } from "../../src/ingest/catch-up.js";
+import { type CatchUpResult, emptyCatchUpResult } from "../../src/ingest/catch-up-plan.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import { readEvent } from "../../src/query/index.js";
 import { computeCoverage } from "../../src/store/source-counts.js";

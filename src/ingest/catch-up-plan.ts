@@ -1,0 +1,132 @@
+/**
+ * What a catch-up pass has to do, as discovery and the stored checkpoints say. Planning writes nothing and takes no
+ * lock, so a caller learns that the index is already up to date (every file as its complete checkpoint saw it, none
+ * gone, the count unchanged) before it loads or locks anything of the writer (docs/lifecycle.md, "Discovery and
+ * catch-up"). This module stays light: the `search` that finds nothing to do loads only it.
+ */
+import type { CatchUpProgress } from "../contract.js";
+import type { SqliteDb } from "../store/driver.js";
+import { ledgerEven } from "../store/fts-ledger.js";
+import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
+import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
+import type { Forgotten } from "./forgotten.js";
+
+/** What planning needs of a pass's options. */
+export interface PlanOptions {
+	roots: DiscoveryRoot[];
+	/** Files to include wherever they live (e.g. the current session file). */
+	extraFiles?: string[];
+	/** Files in the caller's workspace are synced first. */
+	inWorkspace?: (path: string) => boolean;
+	/** Forgotten sessions: their files are left out of the pass and of the count of files to index. */
+	forgotten?: Forgotten;
+}
+
+/** The caller's workspace as catch-up orders it: the files under `dirs` (its session folders) first. */
+export function inWorkspaceOf(dirs: readonly string[]): (path: string) => boolean {
+	const prefixes = dirs.map((d) => (d.endsWith("/") ? d : `${d}/`));
+	return (path) => prefixes.some((d) => path.startsWith(d));
+}
+
+/** What a pass has to do, as discovery and the stored checkpoints say. */
+export interface PassPlan {
+	/** Every file discovery found (forgotten ones left out): coverage counts them. */
+	found: number;
+	/** New and changed files, in catch-up order. */
+	work: DiscoveredFile[];
+	/** Stored paths discovery did not see: gone files are removed, files outside these roots are kept. */
+	vanished: string[];
+	/** Paths that have rows. */
+	stored: ReadonlySet<string>;
+	/** Confined sources the person's own folders now find too: they become the person's (never the other way round). */
+	freed: string[];
+	/** The stored count of discovered files (`meta.known_sources`) is not `found`. */
+	countChanged: boolean;
+}
+
+/** A pass's result (and its progress reports). */
+export interface CatchUpResult extends CatchUpProgress {
+	stopped: boolean;
+	/** Input bytes the writer took parsed and projected from the prefetch thread. */
+	prefetchedBytes: number;
+	/** The pass wrote its full-text rows from a thread of its own (fts-thread.ts). */
+	fullTextThread: boolean;
+	errors: Array<{ path: string; error: string }>;
+}
+
+interface StoredFacts extends CheckpointFacts {
+	path: string;
+	confinedTo: string | null;
+}
+
+/** Discovers the files and compares them with the stored checkpoints; writes nothing. */
+export function planPass(db: SqliteDb, options: PlanOptions): PassPlan {
+	const forgotten = options.forgotten?.forgottenPaths();
+	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !forgotten?.has(f.path));
+	const stored = new Map(
+		(
+			db
+				.prepare(
+					"SELECT path, dev, ino, size, mtime_ms AS mtimeMs, synced_at AS syncedAt, last_error AS lastError, confined_to AS confinedTo FROM sources",
+				)
+				.all() as StoredFacts[]
+		).map((r) => [r.path, r]),
+	);
+	const freed = files
+		.filter((f) => stored.get(f.path)?.confinedTo != null && confinementOf(f.path, options.roots) === undefined)
+		.map((f) => f.path);
+	const known = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
+		| { value: string }
+		| undefined;
+	const discovered = new Set(files.map((f) => f.path));
+	return {
+		found: files.length,
+		// The sync's own unchanged rule (identity included), checked here without opening a transaction; only the files
+		// with work are ordered (a stable sort: the same order as ordering all, then filtering).
+		work: orderForCatchUp(
+			files.filter((f) => {
+				const row = stored.get(f.path);
+				return !row || !matchesCheckpoint(row, f);
+			}),
+			options.inWorkspace ?? (() => false),
+		),
+		vanished: [...stored.keys()].filter((p) => !discovered.has(p)),
+		stored: new Set(stored.keys()),
+		freed,
+		countChanged: known?.value !== String(files.length),
+	};
+}
+
+/**
+ * True when a pass would change nothing: no file to sync or drop, no source to free, the stored count current, and
+ * both files of the store at the same transaction (a torn one is repaired by a pass).
+ */
+export function planIsEmpty(db: SqliteDb, plan: PassPlan): boolean {
+	return (
+		plan.work.length === 0 &&
+		plan.vanished.length === 0 &&
+		plan.freed.length === 0 &&
+		!plan.countChanged &&
+		ledgerEven(db)
+	);
+}
+
+/** The result of a pass over `total` files before any work. */
+export function emptyCatchUpResult(total: number): CatchUpResult {
+	return {
+		total,
+		done: 0,
+		indexed: 0,
+		failed: 0,
+		removed: 0,
+		bytesRead: 0,
+		entriesAdded: 0,
+		statesChanged: 0,
+		elapsedMs: 0,
+		stopped: false,
+		prefetchedBytes: 0,
+		fullTextThread: false,
+		errors: [],
+	};
+}
