@@ -60,6 +60,11 @@ const LIFTED_INTENTS: ReadonlyMap<AskedKind, LiftedReads> = new Map([
 	["abandon", { kinds: ["assistant_text"], cues: GIVE_UP_CUES }],
 ]);
 
+/** Whether a question of this intent has its task's events lifted (and so is ranked in one tier). */
+export function liftsTaskEvents(wants: AskedKind | undefined): boolean {
+	return wants !== undefined && LIFTED_INTENTS.has(wants);
+}
+
 /** One task: events [start, end) of one source (end: the next request, or past the last event). */
 interface TaskSpan {
 	sourceId: number;

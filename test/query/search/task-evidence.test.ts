@@ -110,6 +110,40 @@ beforeAll(async () => {
 		work.map(([, line]) => line),
 	);
 	for (const [name, line] of work) if (name) ids[name] = idOf(line);
+	// A task whose test run says nothing of its topic, and another task's long CI log that holds every word of a
+	// question about it.
+	const x = lineFactory({ cwd: WORKSPACE, prefix: "exporter" });
+	const exporter: Array<[string | undefined, string]> = [
+		[undefined, x.header()],
+		["exporterRequest", x.user("The invoice exporter writes totals like 10.004; make it round totals to cents.")],
+		[undefined, x.assistant("I will round the invoice exporter's totals to cents before writing them.")],
+		[undefined, call(x.assistant("editing"), "x1", "edit", { path: "billing/export.py", oldText: "a", newText: "b" })],
+		[undefined, x.toolResult("x1", "edit", "Successfully replaced text in billing/export.py.")],
+		["exporterRun", call(x.assistant("checking"), "x2", "bash", { command: "python -m pytest tests/billing -q" })],
+		[undefined, x.toolResult("x2", "bash", "....\n4 passed in 0.21s")],
+		["ciRequest", x.user("Set up the nightly CI job for the billing service.")],
+		[undefined, call(x.assistant("checking"), "x3", "bash", { command: "cat ci/last-nightly.log" })],
+		[
+			"ciLog",
+			x.toolResult(
+				"x3",
+				"bash",
+				[
+					"nightly: run 1182 on main, change 4f2a9c",
+					"collecting tests for billing, invoice, exporter, rounding, ledger",
+					...Array.from({ length: 30 }, (_, i) => `tests/billing/test_case_${i}.py ... pass`),
+					"summary: 30 tests pass",
+				].join("\n"),
+			),
+		],
+		[undefined, x.assistant("The nightly CI job runs the billing tests now.")],
+	];
+	await write(
+		dir,
+		"exporter",
+		exporter.map(([, line]) => line),
+	);
+	for (const [name, line] of exporter) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -212,5 +246,30 @@ describe("within the best tasks, the events the question means", () => {
 		const runner = hits.findIndex((h) => h.entryId === ids.runnerCall);
 		expect(runner).toBeGreaterThanOrEqual(0);
 		expect(runner).toBeLessThan(3);
+	});
+});
+
+describe("a question asking for the work ranks in one order", () => {
+	it("the test run of the task it names comes before another task's log that holds every word", () => {
+		const query = "which tests did we run after the invoice exporter rounding change, and did they pass?";
+		const result = searchEvents(store.db, { query }, caller);
+		const at = (id: string) => result.hits.findIndex((h) => h.entryId === id);
+		expect(at(ids.exporterRun)).toBe(0);
+		expect(result.hits[0]?.taskRequestId).toBe(ids.exporterRequest);
+		// The log still holds every term and is shown as such, after it.
+		expect(at(ids.ciLog)).toBeGreaterThan(0);
+		expect(result.hits[at(ids.ciLog)]?.missingTerms ?? []).toEqual([]);
+		expect(result.tiers?.allTerms).toBeGreaterThanOrEqual(1);
+		expect(result.weakMatches).toBeUndefined();
+		// The model's text counts it among the events holding every term, and the closest match among the others.
+		const text = renderSearchText(result, query, { cwd: WORKSPACE });
+		expect(text).toMatch(/contains? all of/);
+		expect(text).not.toMatch(/the closest match (\d+) of \1 terms/);
+	});
+
+	it("a question stating no work intent keeps the events holding every term first", () => {
+		const hits = search("invoice exporter rounding tests run change pass");
+		expect(hits[0]?.entryId).toBe(ids.ciLog);
+		expect(hits[0]?.missingTerms).toBeUndefined();
 	});
 });
