@@ -144,6 +144,24 @@ beforeAll(async () => {
 		exporter.map(([, line]) => line),
 	);
 	for (const [name, line] of exporter) if (name) ids[name] = idOf(line);
+	// A task whose outputs are mostly a tool's acknowledgements and a file read back, and one command's output.
+	const p = lineFactory({ cwd: WORKSPACE, prefix: "report" });
+	const report: Array<[string | undefined, string]> = [
+		[undefined, p.header()],
+		["reportRequest", p.user("The monthly report builder writes empty sections; make it skip them.")],
+		[undefined, call(p.assistant("reading"), "p1", "read", { path: "report/build.py" })],
+		[undefined, p.toolResult("p1", "read", "def build(sections):\n    for s in sections:\n        write(s)")],
+		[undefined, call(p.assistant("editing"), "p2", "edit", { path: "report/build.py", oldText: "a", newText: "b" })],
+		["reportAck", p.toolResult("p2", "edit", "Successfully replaced text in report/build.py.")],
+		[undefined, call(p.assistant("checking"), "p3", "bash", { command: "python report/build.py --month 2025-03" })],
+		["reportPrinted", p.toolResult("p3", "bash", "wrote 4 sections to out/2025-03.pdf (2 skipped)")],
+	];
+	await write(
+		dir,
+		"report",
+		report.map(([, line]) => line),
+	);
+	for (const [name, line] of report) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -239,6 +257,14 @@ describe("within the best tasks, the events the question means", () => {
 		expect(hits[runner]?.taskRequestId).toBe(ids.csvRequest);
 		const others = hits.filter((h) => h.entryId === ids.lsCall || h.entryId === ids.catCall);
 		expect(others).toEqual([]);
+	});
+
+	it("what did it print: the command's output, not the edit's acknowledgement or the file read back", () => {
+		const hits = search("what did the monthly report builder print once it skipped empty sections?");
+		expect(hits[0]?.entryId).toBe(ids.reportPrinted);
+		expect(hits[0]?.taskRequestId).toBe(ids.reportRequest);
+		const outputs = hits.filter((h) => h.semanticKind === "tool_result" && h.taskRequestId !== undefined);
+		expect(outputs.map((h) => h.toolName)).toEqual(["bash"]);
 	});
 
 	it("what did the tests say: a test run too, not the edit of the change it names", () => {
