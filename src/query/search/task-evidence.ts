@@ -12,12 +12,14 @@ import type { SemanticKind } from "../../contract.js";
 import { codeSql, inCodesSql } from "../../store/column-codes.js";
 import { tag } from "../../text/fragment-tags.js";
 import type { AskedKind } from "../../text/request-words.js";
+import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
+import { indexTokens } from "../../text/term-presence.js";
 import { all, allViaJson, type QueryDb } from "../db.js";
 import { type CandidateRow, checkedWhere, JOIN_COLUMNS } from "./candidates.js";
-import { eventKey } from "./coalesce.js";
+import { eventKey, fragmentOpenings } from "./coalesce.js";
 import { wantedRow } from "./intent.js";
 import type { SearchPlan } from "./request.js";
-import { cuesMatch, GIVE_UP_CUES, TEST_RUNNER_CUES } from "./work-cues.js";
+import { cuesMatch, GIVE_UP_CUES, REPORTED_FAILURE_WORDS, TEST_RUNNER_CUES } from "./work-cues.js";
 
 /** Share of the scores of a task's other matching events added to its best one's. */
 const TASK_DAMPING = 0.3;
@@ -40,21 +42,25 @@ const TASK_FRAGMENTS = 150;
 
 const OUTPUTS: readonly SemanticKind[] = ["tool_result", "bash_output"];
 
-/** What a lifted intent reads of a task: the fragment kinds it can want, and the phrases one of them must hold. */
+/**
+ * What a lifted intent reads of a task: the fragment kinds it can want, the phrases one of them must hold, and
+ * whether the task's request is wanted too when it reports a failure (work-cues.ts).
+ */
 interface LiftedReads {
 	kinds: readonly SemanticKind[];
 	cues?: readonly string[];
+	reportedFailure?: boolean;
 }
 
 /**
  * The intents whose events are lifted, and what is read for them (intent.ts decides which are wanted): the work's
  * own events, which seldom say the topic; a test run is a bash call of a test runner, a change of course the
- * assistant's turn that gives an approach up (work-cues.ts). A request and an assistant's decision say the topic
- * themselves and rank by their own match.
+ * assistant's turn that gives an approach up (work-cues.ts); an output or an error may be one the user pasted into
+ * the request. A request and an assistant's decision say the topic themselves and rank by their own match.
  */
 const LIFTED_INTENTS: ReadonlyMap<AskedKind, LiftedReads> = new Map([
-	["output", { kinds: OUTPUTS }],
-	["failure", { kinds: OUTPUTS }],
+	["output", { kinds: OUTPUTS, reportedFailure: true }],
+	["failure", { kinds: OUTPUTS, reportedFailure: true }],
 	["edit", { kinds: ["tool_call"] }],
 	["test", { kinds: ["bash_command", "tool_call", ...OUTPUTS], cues: TEST_RUNNER_CUES }],
 	["abandon", { kinds: ["assistant_text"], cues: GIVE_UP_CUES }],
@@ -171,6 +177,12 @@ function spanRows(
 	);
 }
 
+/** Whether a user's request reports a failure: its opening holds one of REPORTED_FAILURE_WORDS, as the index reads it. */
+function reportsFailure(db: QueryDb, request: Omit<CandidateRow, "score">): boolean {
+	const opening = fragmentOpenings(db, [request.fragmentId], STORED_HEAD_CHARS).get(request.fragmentId) ?? "";
+	return indexTokens(opening, request.kind).some((t) => REPORTED_FAILURE_WORDS.has(t));
+}
+
 /**
  * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks of the candidates `scored` (best first: at
  * most TOP_TASKS, each with at least LIFT_RATIO of the best one's evidence), PER_TASK of each, none of them in
@@ -194,14 +206,17 @@ export function liftedByTasks(
 	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {
 		const share = TASK_SHARE * task.score;
 		const rows = spanRows(db, plan, task, reads);
-		const request = rows.find((r) => r.seq === task.start && r.kind === "user_text")?.entryId;
+		const requestRow = rows.find((r) => r.seq === task.start && r.kind === "user_text");
+		const request = requestRow?.entryId;
+		const reported = reads.reportedFailure === true && requestRow !== undefined && reportsFailure(db, requestRow);
 		const picked = new Map<string, LiftedRow>();
 		for (const row of rows) {
 			const key = eventKey(row);
-			if (picked.has(key) || exclude.has(key) || !wanted({ ...row, score: 0 })) continue;
+			const want = wanted({ ...row, score: 0 }) || (reported && row === requestRow);
+			if (picked.has(key) || exclude.has(key) || !want) continue;
 			const candidate = own.get(key);
 			const mine = candidate?.score ?? 0;
-			const byTask = share < mine && request !== undefined ? { taskRequestId: request } : {};
+			const byTask = share < mine && request !== undefined && row !== requestRow ? { taskRequestId: request } : {};
 			picked.set(key, { ...(candidate ?? row), score: Math.min(mine, share), ...byTask });
 		}
 		out.push(...[...picked.values()].sort((a, b) => a.score - b.score || a.seq - b.seq).slice(0, PER_TASK));

@@ -162,6 +162,29 @@ beforeAll(async () => {
 		report.map(([, line]) => line),
 	);
 	for (const [name, line] of report) if (name) ids[name] = idOf(line);
+	// A request that pastes the error it is about, its work failing no more; and another task's failing output that
+	// shares some of a question's words.
+	const j = lineFactory({ cwd: WORKSPACE, prefix: "jobs" });
+	const jobs: Array<[string | undefined, string]> = [
+		[undefined, j.header()],
+		[
+			"pastedError",
+			j.user("The thumbnail job runner will not start:\nError: Cannot find module 'sharp-lite'\nPlease sort it out."),
+		],
+		[undefined, call(j.assistant("editing"), "j1", "edit", { path: "jobs/thumbs.js", oldText: "a", newText: "b" })],
+		[undefined, j.toolResult("j1", "edit", "Successfully replaced text in jobs/thumbs.js.")],
+		[undefined, call(j.assistant("checking"), "j2", "bash", { command: "node jobs/thumbs.js --once" })],
+		[undefined, j.toolResult("j2", "bash", "made 12 previews")],
+		["queueRequest", j.user("Add a retry count column to the jobs table.")],
+		[undefined, call(j.assistant("checking"), "j3", "bash", { command: "npm run migrate" })],
+		["otherFailure", j.toolResult("j3", "bash", "Error: job runner lock held, migration of jobs table aborted", true)],
+	];
+	await write(
+		dir,
+		"jobs",
+		jobs.map(([, line]) => line),
+	);
+	for (const [name, line] of jobs) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -207,6 +230,12 @@ describe("the task a question names brings its work forward", () => {
 		expect(hits[0]?.isError).toBe(true);
 		const labelAt = hits.findIndex((h) => h.entryId === ids.labelFailing);
 		expect(labelAt === -1 || labelAt > 0).toBe(true);
+	});
+
+	it("what error did we hit: the error the user pasted into the request, before another task's failing output", () => {
+		const hits = search("what error did we hit with the thumbnail job runner?");
+		expect(hits[0]?.entryId).toBe(ids.pastedError);
+		expect(hits.findIndex((h) => h.entryId === ids.otherFailure)).toBeGreaterThan(0);
 	});
 
 	it("a task ends at the next request: the label question gets the label edit", () => {
