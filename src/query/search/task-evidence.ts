@@ -33,6 +33,8 @@ const TASK_SESSIONS = 8;
 /** Tasks whose events of the wanted kind are brought forward, and how many of each at most. */
 const TOP_TASKS = 3;
 const PER_TASK = 2;
+/** Tasks read at most (the best, in order) to find TOP_TASKS that have events of the wanted kind. */
+const TASKS_READ = 2 * TOP_TASKS;
 /** A task is lifted only when its evidence is at least this share of the best task's. */
 const LIFT_RATIO = 0.5;
 /** Share of its task's evidence an event of the wanted kind scores (when its own match is weaker). */
@@ -184,11 +186,43 @@ function reportsFailure(db: QueryDb, request: Omit<CandidateRow, "score">): bool
 }
 
 /**
- * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks of the candidates `scored` (best first: at
- * most TOP_TASKS, each with at least LIFT_RATIO of the best one's evidence), PER_TASK of each, none of them in
- * `exclude`. Each is its own best candidate row when it had one, else its first fragment of the wanted kind; it
- * scores TASK_SHARE of its task's evidence, or its own score when that is better. Within a task: best score, then
- * file order. Empty (and no query) when the plan wants another kind or none.
+ * The events of `task` of the wanted kind (or its request, when it reports a failure and the intent reads that),
+ * none in `exclude`, at most PER_TASK: each is its own best candidate row (`own`) when it had one, else its first
+ * fragment of the wanted kind, and scores TASK_SHARE of the task's evidence, or its own score when that is better.
+ * Best score first, then file order.
+ */
+function taskEvents(
+	db: QueryDb,
+	plan: SearchPlan,
+	task: ScoredTask,
+	reads: LiftedReads & { wanted: (row: CandidateRow) => boolean },
+	own: ReadonlyMap<string, CandidateRow>,
+	exclude: ReadonlySet<string>,
+): LiftedRow[] {
+	const { wanted } = reads;
+	const share = TASK_SHARE * task.score;
+	const rows = spanRows(db, plan, task, reads);
+	const requestRow = rows.find((r) => r.seq === task.start && r.kind === "user_text");
+	const request = requestRow?.entryId;
+	const reported = reads.reportedFailure === true && requestRow !== undefined && reportsFailure(db, requestRow);
+	const picked = new Map<string, LiftedRow>();
+	for (const row of rows) {
+		const key = eventKey(row);
+		const want = wanted({ ...row, score: 0 }) || (reported && row === requestRow);
+		if (picked.has(key) || exclude.has(key) || !want) continue;
+		const candidate = own.get(key);
+		const mine = candidate?.score ?? 0;
+		const byTask = share < mine && request !== undefined && row !== requestRow ? { taskRequestId: request } : {};
+		picked.set(key, { ...(candidate ?? row), score: Math.min(mine, share), ...byTask });
+	}
+	return [...picked.values()].sort((a, b) => a.score - b.score || a.seq - b.seq).slice(0, PER_TASK);
+}
+
+/**
+ * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks of the candidates `scored`: the first
+ * TOP_TASKS (of the best TASKS_READ, each with at least LIFT_RATIO of the best one's evidence) that have any, none of
+ * them in `exclude` (taskEvents). A task with none (a discussion, for a question wanting an edit) gives its place to
+ * the next. Empty (and no query) when the plan wants another kind or none.
  */
 export function liftedByTasks(
 	db: QueryDb,
@@ -198,28 +232,16 @@ export function liftedByTasks(
 ): LiftedRow[] {
 	const reads = plan.wants && LIFTED_INTENTS.get(plan.wants);
 	if (plan.wants === undefined || reads === undefined) return [];
-	const wanted = wantedRow(plan.wants);
 	const own = bestRowOfEvent(scored);
 	const tasks = scoreTasks(db, own);
 	const bar = LIFT_RATIO * (tasks[0]?.score ?? 0);
 	const out: LiftedRow[] = [];
-	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {
-		const share = TASK_SHARE * task.score;
-		const rows = spanRows(db, plan, task, reads);
-		const requestRow = rows.find((r) => r.seq === task.start && r.kind === "user_text");
-		const request = requestRow?.entryId;
-		const reported = reads.reportedFailure === true && requestRow !== undefined && reportsFailure(db, requestRow);
-		const picked = new Map<string, LiftedRow>();
-		for (const row of rows) {
-			const key = eventKey(row);
-			const want = wanted({ ...row, score: 0 }) || (reported && row === requestRow);
-			if (picked.has(key) || exclude.has(key) || !want) continue;
-			const candidate = own.get(key);
-			const mine = candidate?.score ?? 0;
-			const byTask = share < mine && request !== undefined && row !== requestRow ? { taskRequestId: request } : {};
-			picked.set(key, { ...(candidate ?? row), score: Math.min(mine, share), ...byTask });
-		}
-		out.push(...[...picked.values()].sort((a, b) => a.score - b.score || a.seq - b.seq).slice(0, PER_TASK));
+	let lifted = 0;
+	for (const task of tasks.slice(0, TASKS_READ).filter((t) => t.score <= bar)) {
+		if (lifted === TOP_TASKS) break;
+		const events = taskEvents(db, plan, task, { ...reads, wanted: wantedRow(plan.wants) }, own, exclude);
+		if (events.length > 0) lifted++;
+		out.push(...events);
 	}
 	return out;
 }

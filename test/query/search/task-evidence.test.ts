@@ -185,6 +185,31 @@ beforeAll(async () => {
 		jobs.map(([, line]) => line),
 	);
 	for (const [name, line] of jobs) if (name) ids[name] = idOf(line);
+	// Three tasks that only discuss the invoice pdf footer, and one that changed it (its edit names none of the words).
+	for (const i of [1, 2, 3]) {
+		const d = lineFactory({ cwd: WORKSPACE, prefix: `footer-talk${i}` });
+		await write(dir, `footer-talk${i}`, [
+			d.header(),
+			d.user(`Which file would we change for the invoice pdf footer? Just explain the footer, no edit (${i}).`),
+			d.assistant("The invoice pdf footer is drawn by the page template; its file sets the footer's margins."),
+		]);
+	}
+	const e = lineFactory({ cwd: WORKSPACE, prefix: "footer-move" });
+	const footer: Array<[string | undefined, string]> = [
+		[undefined, e.header()],
+		["footerRequest", e.user("Move the invoice pdf footer below the totals.")],
+		[
+			"footerEdit",
+			call(e.assistant("editing"), "e1", "edit", { path: "src/layout.py", oldText: "y=40", newText: "y=12" }),
+		],
+		[undefined, e.toolResult("e1", "edit", "Successfully replaced text in src/layout.py.")],
+	];
+	await write(
+		dir,
+		"footer-move",
+		footer.map(([, line]) => line),
+	);
+	for (const [name, line] of footer) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -236,6 +261,14 @@ describe("the task a question names brings its work forward", () => {
 		const hits = search("what error did we hit with the thumbnail job runner?");
 		expect(hits[0]?.entryId).toBe(ids.pastedError);
 		expect(hits.findIndex((h) => h.entryId === ids.otherFailure)).toBeGreaterThan(0);
+	});
+
+	it("a task with nothing of the wanted kind gives its place to the next: the edit of the task that made one", () => {
+		const hits = search("which file did we change for the invoice pdf footer?");
+		const at = hits.findIndex((h) => h.entryId === ids.footerEdit);
+		expect(at).toBeGreaterThanOrEqual(0);
+		expect(at).toBeLessThan(3);
+		expect(hits[at]?.taskRequestId).toBe(ids.footerRequest);
 	});
 
 	it("a task ends at the next request: the label question gets the label edit", () => {
