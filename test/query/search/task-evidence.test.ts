@@ -210,6 +210,27 @@ beforeAll(async () => {
 		footer.map(([, line]) => line),
 	);
 	for (const [name, line] of footer) if (name) ids[name] = idOf(line);
+	// Work on a numbered task: its test run says nothing of the task.
+	const m = lineFactory({ cwd: WORKSPACE, prefix: "task27" });
+	const task27: Array<[string | undefined, string]> = [
+		[undefined, m.header()],
+		["task27Request", m.user("Merge main into the task 27 branch and resolve the conflicts.")],
+		[undefined, call(m.assistant("merging"), "m1", "bash", { command: "git merge main" })],
+		[
+			undefined,
+			m.toolResult("m1", "bash", "Auto-merging src/queue.ts\nCONFLICT (content): Merge conflict in src/queue.ts"),
+		],
+		[undefined, call(m.assistant("editing"), "m2", "edit", { path: "src/queue.ts", oldText: "a", newText: "b" })],
+		[undefined, m.toolResult("m2", "edit", "Successfully replaced text in src/queue.ts.")],
+		["task27Run", call(m.assistant("checking"), "m3", "bash", { command: "npx vitest run" })],
+		[undefined, m.toolResult("m3", "bash", "12 ok")],
+	];
+	await write(
+		dir,
+		"task27",
+		task27.map(([, line]) => line),
+	);
+	for (const [name, line] of task27) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -327,6 +348,14 @@ describe("within the best tasks, the events the question means", () => {
 		expect(hits[0]?.taskRequestId).toBe(ids.reportRequest);
 		const outputs = hits.filter((h) => h.semanticKind === "tool_result" && h.taskRequestId !== undefined);
 		expect(outputs.map((h) => h.toolName)).toEqual(["bash"]);
+	});
+
+	it("a numbered task names the work: after the conflicts in task 27, did the tests pass? asks for the test run", () => {
+		const hits = search("after we merged the conflicts in task 27, did the tests pass?");
+		const at = hits.findIndex((h) => h.entryId === ids.task27Run);
+		expect(at).toBeGreaterThanOrEqual(0);
+		expect(at).toBeLessThan(3);
+		expect(hits[at]?.taskRequestId).toBe(ids.task27Request);
 	});
 
 	it("what did the tests say: a test run too, not the edit of the change it names", () => {
