@@ -129,7 +129,7 @@ function searchHeading(query: string, r: EventSearchResult): string {
 	if (r.relaxed && r.tiers)
 		return r.tiers.allTerms === 0
 			? `no hit contains every term of ${q}; ${r.tiers.someTerms} match some of them`
-			: `${r.tiers.allTerms} hit${r.tiers.allTerms === 1 ? "" : "s"} for ${q}, then ${r.tiers.someTerms} matching only some terms`;
+			: `${r.tiers.allTerms} hit${r.tiers.allTerms === 1 ? "" : "s"} for ${q} and ${r.tiers.someTerms} matching only some terms`;
 	return `${r.hits.length}${r.truncated ? "+" : ""} hit${r.hits.length === 1 ? "" : "s"} for ${q}`;
 }
 

@@ -9,13 +9,14 @@ import type { QueryDb } from "./db.js";
 import { RERANK_LIMIT } from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
 import { findCandidates, listCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
-import { coalesce, foldForkCopies, shownKeys } from "./search/coalesce.js";
+import { coalesce, type EventGroup, eventKey, foldForkCopies, shownKeys } from "./search/coalesce.js";
 import { emptiedBy } from "./search/emptied-by.js";
 import { toHit } from "./search/hits.js";
 import { withIntent } from "./search/intent.js";
 import { planSearch, type SearchPlan } from "./search/request.js";
+import { liftsTaskEvents } from "./search/task-evidence.js";
 import { typedAsPhrase } from "./search/terms.js";
-import { relaxedTiers } from "./search/tiers.js";
+import { type RelaxedGroup, relaxedTiers } from "./search/tiers.js";
 import { weakMatches } from "./search/weak-matches.js";
 import { withResolvedSession } from "./session-prefix.js";
 
@@ -82,14 +83,9 @@ export function searchEvents(
 		),
 		window,
 	);
-	const relaxed =
-		full.length < limit && plan.terms.length > 0
-			? relaxedTiers(db, plan, limit - full.length, shownKeys(full), otherFragmentIds, options.log)
-			: undefined;
-	const partial = relaxed ? foldForkCopies(db, relaxed.groups, window) : [];
+	const page = pageGroups(db, plan, full, limit, otherFragmentIds, options.log);
 	const needles = plan.terms.flatMap((t) => t.tokens);
-	const shownPartial = partial.slice(0, Math.max(0, limit - full.length));
-	const hits = [...full.slice(0, limit), ...shownPartial].map((g) => toHit(db, g, needles, snippetChars));
+	const hits = page.groups.map((g) => toHit(db, g, needles, snippetChars));
 	const result: EventSearchResult = {
 		hits,
 		truncated: full.length > limit || found.more || found.capped,
@@ -98,11 +94,51 @@ export function searchEvents(
 	};
 	if (hits.length === 0) withEmptyReason(db, plan, result);
 	if (found.capped) result.rankedMatchCap = MAX_RANKED_MATCHES;
-	if (partial.length > 0) {
+	if (page.relaxed.length > 0) {
 		result.relaxed = true;
-		result.tiers = { allTerms: Math.min(full.length, limit), someTerms: hits.length - Math.min(full.length, limit) };
-		const weak = weakMatches(full.length, shownPartial);
+		const allTerms = page.groups.filter((g) => !("missing" in g) || g.missing.length === 0).length;
+		result.tiers = { allTerms, someTerms: hits.length - allTerms };
+		// A page with an event holding every term is never weak, in whichever order it ranks.
+		const weak = weakMatches(full.length, page.relaxed);
 		if (weak) result.weakMatches = weak;
 	}
 	return result;
+}
+
+/** A page: its events in order, and those of them the relaxed tier ranked (in order). */
+interface Page {
+	groups: Array<EventGroup | RelaxedGroup>;
+	relaxed: RelaxedGroup[];
+}
+
+/**
+ * The page's events: those holding every term (`full`, ranked), then when they are fewer than `limit` the relaxed
+ * tier's. A question asking for the work itself (task-evidence.ts) is ranked in one order, the relaxed tier's: the
+ * work's edits, test runs and outputs seldom say the topic's words, so events that happen to hold them all (a long
+ * diff, a whole test log) must not fill the page first. Those holding every term that the relaxed order left out
+ * follow it.
+ */
+function pageGroups(
+	db: QueryDb,
+	plan: SearchPlan,
+	full: EventGroup[],
+	limit: number,
+	otherIds: number,
+	log?: (message: string) => void,
+): Page {
+	const window = limit * FOLD_WINDOW_PAGES;
+	if (plan.terms.length === 0) return { groups: full.slice(0, limit), relaxed: [] };
+	if (full.length > 0 && liftsTaskEvents(plan.wants)) {
+		const one = foldForkCopies(db, relaxedTiers(db, plan, limit, new Set(), otherIds, log).groups, window);
+		const shown = shownKeys(one);
+		const rest = full.filter((g) => !shown.has(eventKey(g.best)));
+		if (one.length > 0) return { groups: [...one, ...rest].slice(0, limit), relaxed: one.slice(0, limit) };
+	}
+	if (full.length >= limit) return { groups: full.slice(0, limit), relaxed: [] };
+	const relaxed = foldForkCopies(
+		db,
+		relaxedTiers(db, plan, limit - full.length, shownKeys(full), otherIds, log).groups,
+		window,
+	).slice(0, limit - full.length);
+	return { groups: [...full, ...relaxed], relaxed };
 }

@@ -116,13 +116,23 @@ const GIVE_UP_PAIRS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * True for a word that makes the cue word before it a name: a number ("task 27", "test 3", "step 2") names one task,
+ * test or step, it does not ask for that kind of event ("after the conflicts in task 27, did the tests pass?" asks
+ * for a test run).
+ */
+function namesOne(next: string | undefined): boolean {
+	return next !== undefined && /^#?\d/u.test(next);
+}
+
+/**
  * The kind of event the question asks for: "abandon" when two of its words say so (GIVE_UP_PAIRS; `words`: all of
  * them, lowercased, in query order), else that of its first cue word (KIND_CUES; `content`: the words that are not
- * function words), if any. "test" asks for a run only with a run word beside it.
+ * function words) that a number does not follow, if any. "test" asks for a run only with a run word beside it.
  */
 export function askedKind(content: readonly string[], words: readonly string[] = content): AskedKind | undefined {
 	if (words.some((w, i) => GIVE_UP_PAIRS.has(`${w} ${words[i + 1]}`))) return "abandon";
-	for (const w of content) {
+	for (const [i, w] of content.entries()) {
+		if (namesOne(content[i + 1])) continue;
 		const kind = KIND_CUES.get(w);
 		if (kind === "test" && !content.some((x) => RUN_WORDS.has(x))) continue;
 		if (kind !== undefined) return kind;

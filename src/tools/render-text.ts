@@ -99,8 +99,9 @@ function hitLine(hit: EventSearchHit, index: number, ctx: RenderContext): string
 /** The first line of a relaxed result: how many hits have every term and how close the others come. */
 function relaxedHeadline(result: EventSearchResult, query: string): string {
 	const { allTerms, someTerms } = result.tiers ?? { allTerms: 0, someTerms: 0 };
-	// A hit its task brought forward may hold no term: it says nothing of how close the matches come.
-	const partial = result.hits.filter((h) => h.missingTerms !== undefined && h.taskRequestId === undefined);
+	// A hit its task brought forward may hold no term: it says nothing of how close the matches come. A question
+	// ranked in one order (query-language.md, "Coding questions") lists hits holding every term among them.
+	const partial = result.hits.filter((h) => (h.missingTerms?.length ?? 0) > 0 && h.taskRequestId === undefined);
 	const best = partial[0];
 	const termCount = best ? (best.matchedTerms?.length ?? 0) + (best.missingTerms?.length ?? 0) : 0;
 	const closest = best

@@ -1,8 +1,9 @@
 /**
- * The question's intent as a prior over event kinds: "what error did we hit" wants a tool's output, "how did we
- * fix" an edit or write call, "which test did we run" a bash run, "pull up the task" the user's request, "what did
- * we decide" the assistant's turn (request-words.ts says which). A candidate of the wanted kind has its weighted
- * bm25 multiplied by INTENT_BOOST; the others keep theirs. Free: kind, tool and error flag are on every row.
+ * The question's intent as a prior over event kinds: "what error did we hit" wants a failing output, "what did it
+ * print" a command's output, "how did we fix" an edit or write call, "which test did we run" a bash run, "pull up
+ * the task" the user's request, "what did we decide" the assistant's turn (request-words.ts says which). A candidate
+ * of the wanted kind has its weighted bm25 multiplied by INTENT_BOOST; the others keep theirs. Free: kind, tool and
+ * error flag are on every row.
  */
 import type { AskedKind } from "../../text/request-words.js";
 import type { CandidateRow } from "./candidates.js";
@@ -13,8 +14,16 @@ const INTENT_BOOST = 2;
 const EDIT_TOOLS = new Set(["edit", "write"]);
 const OUTPUT_KINDS = new Set(["tool_result", "bash_output"]);
 
+/**
+ * What a command printed: a bash call's result, or the output of a bash run of the user's. "What did it print" never
+ * means an edit's acknowledgement, a file read back or a directory listing, which fill a task's outputs.
+ */
+function commandOutput(r: CandidateRow): boolean {
+	return r.kind === "bash_output" || (r.kind === "tool_result" && r.eventToolName === "bash");
+}
+
 const WANTED: Record<AskedKind, (row: CandidateRow) => boolean> = {
-	output: (r) => OUTPUT_KINDS.has(r.kind),
+	output: commandOutput,
 	failure: (r) => OUTPUT_KINDS.has(r.kind) && r.isError === 1,
 	edit: (r) => r.kind === "tool_call" && EDIT_TOOLS.has(r.fragmentToolName ?? ""),
 	test: (r) => r.kind === "bash_command" || r.fragmentToolName === "bash" || r.eventToolName === "bash",

@@ -12,12 +12,14 @@ import type { SemanticKind } from "../../contract.js";
 import { codeSql, inCodesSql } from "../../store/column-codes.js";
 import { tag } from "../../text/fragment-tags.js";
 import type { AskedKind } from "../../text/request-words.js";
+import { STORED_HEAD_CHARS } from "../../text/stored-head.js";
+import { indexTokens } from "../../text/term-presence.js";
 import { all, allViaJson, type QueryDb } from "../db.js";
 import { type CandidateRow, checkedWhere, JOIN_COLUMNS } from "./candidates.js";
-import { eventKey } from "./coalesce.js";
+import { eventKey, fragmentOpenings } from "./coalesce.js";
 import { wantedRow } from "./intent.js";
 import type { SearchPlan } from "./request.js";
-import { cuesMatch, GIVE_UP_CUES, TEST_RUNNER_CUES } from "./work-cues.js";
+import { cuesMatch, GIVE_UP_CUES, REPORTED_FAILURE_WORDS, TEST_RUNNER_CUES } from "./work-cues.js";
 
 /** Share of the scores of a task's other matching events added to its best one's. */
 const TASK_DAMPING = 0.3;
@@ -31,6 +33,8 @@ const TASK_SESSIONS = 8;
 /** Tasks whose events of the wanted kind are brought forward, and how many of each at most. */
 const TOP_TASKS = 3;
 const PER_TASK = 2;
+/** Tasks read at most (the best, in order) to find TOP_TASKS that have events of the wanted kind. */
+const TASKS_READ = 2 * TOP_TASKS;
 /** A task is lifted only when its evidence is at least this share of the best task's. */
 const LIFT_RATIO = 0.5;
 /** Share of its task's evidence an event of the wanted kind scores (when its own match is weaker). */
@@ -40,25 +44,34 @@ const TASK_FRAGMENTS = 150;
 
 const OUTPUTS: readonly SemanticKind[] = ["tool_result", "bash_output"];
 
-/** What a lifted intent reads of a task: the fragment kinds it can want, and the phrases one of them must hold. */
+/**
+ * What a lifted intent reads of a task: the fragment kinds it can want, the phrases one of them must hold, and
+ * whether the task's request is wanted too when it reports a failure (work-cues.ts).
+ */
 interface LiftedReads {
 	kinds: readonly SemanticKind[];
 	cues?: readonly string[];
+	reportedFailure?: boolean;
 }
 
 /**
  * The intents whose events are lifted, and what is read for them (intent.ts decides which are wanted): the work's
  * own events, which seldom say the topic; a test run is a bash call of a test runner, a change of course the
- * assistant's turn that gives an approach up (work-cues.ts). A request and an assistant's decision say the topic
- * themselves and rank by their own match.
+ * assistant's turn that gives an approach up (work-cues.ts); an output or an error may be one the user pasted into
+ * the request. A request and an assistant's decision say the topic themselves and rank by their own match.
  */
 const LIFTED_INTENTS: ReadonlyMap<AskedKind, LiftedReads> = new Map([
-	["output", { kinds: OUTPUTS }],
-	["failure", { kinds: OUTPUTS }],
+	["output", { kinds: OUTPUTS, reportedFailure: true }],
+	["failure", { kinds: OUTPUTS, reportedFailure: true }],
 	["edit", { kinds: ["tool_call"] }],
 	["test", { kinds: ["bash_command", "tool_call", ...OUTPUTS], cues: TEST_RUNNER_CUES }],
 	["abandon", { kinds: ["assistant_text"], cues: GIVE_UP_CUES }],
 ]);
+
+/** Whether a question of this intent has its task's events lifted (and so is ranked in one tier). */
+export function liftsTaskEvents(wants: AskedKind | undefined): boolean {
+	return wants !== undefined && LIFTED_INTENTS.has(wants);
+}
 
 /** One task: events [start, end) of one source (end: the next request, or past the last event). */
 interface TaskSpan {
@@ -166,12 +179,50 @@ function spanRows(
 	);
 }
 
+/** Whether a user's request reports a failure: its opening holds one of REPORTED_FAILURE_WORDS, as the index reads it. */
+function reportsFailure(db: QueryDb, request: Omit<CandidateRow, "score">): boolean {
+	const opening = fragmentOpenings(db, [request.fragmentId], STORED_HEAD_CHARS).get(request.fragmentId) ?? "";
+	return indexTokens(opening, request.kind).some((t) => REPORTED_FAILURE_WORDS.has(t));
+}
+
 /**
- * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks of the candidates `scored` (best first: at
- * most TOP_TASKS, each with at least LIFT_RATIO of the best one's evidence), PER_TASK of each, none of them in
- * `exclude`. Each is its own best candidate row when it had one, else its first fragment of the wanted kind; it
- * scores TASK_SHARE of its task's evidence, or its own score when that is better. Within a task: best score, then
- * file order. Empty (and no query) when the plan wants another kind or none.
+ * The events of `task` of the wanted kind (or its request, when it reports a failure and the intent reads that),
+ * none in `exclude`, at most PER_TASK: each is its own best candidate row (`own`) when it had one, else its first
+ * fragment of the wanted kind, and scores TASK_SHARE of the task's evidence, or its own score when that is better.
+ * Best score first, then file order.
+ */
+function taskEvents(
+	db: QueryDb,
+	plan: SearchPlan,
+	task: ScoredTask,
+	reads: LiftedReads & { wanted: (row: CandidateRow) => boolean },
+	own: ReadonlyMap<string, CandidateRow>,
+	exclude: ReadonlySet<string>,
+): LiftedRow[] {
+	const { wanted } = reads;
+	const share = TASK_SHARE * task.score;
+	const rows = spanRows(db, plan, task, reads);
+	const requestRow = rows.find((r) => r.seq === task.start && r.kind === "user_text");
+	const request = requestRow?.entryId;
+	const reported = reads.reportedFailure === true && requestRow !== undefined && reportsFailure(db, requestRow);
+	const picked = new Map<string, LiftedRow>();
+	for (const row of rows) {
+		const key = eventKey(row);
+		const want = wanted({ ...row, score: 0 }) || (reported && row === requestRow);
+		if (picked.has(key) || exclude.has(key) || !want) continue;
+		const candidate = own.get(key);
+		const mine = candidate?.score ?? 0;
+		const byTask = share < mine && request !== undefined && row !== requestRow ? { taskRequestId: request } : {};
+		picked.set(key, { ...(candidate ?? row), score: Math.min(mine, share), ...byTask });
+	}
+	return [...picked.values()].sort((a, b) => a.score - b.score || a.seq - b.seq).slice(0, PER_TASK);
+}
+
+/**
+ * The events of the kind the plan wants (LIFTED_INTENTS) in the best tasks of the candidates `scored`: the first
+ * TOP_TASKS (of the best TASKS_READ, each with at least LIFT_RATIO of the best one's evidence) that have any, none of
+ * them in `exclude` (taskEvents). A task with none (a discussion, for a question wanting an edit) gives its place to
+ * the next. Empty (and no query) when the plan wants another kind or none.
  */
 export function liftedByTasks(
 	db: QueryDb,
@@ -181,25 +232,16 @@ export function liftedByTasks(
 ): LiftedRow[] {
 	const reads = plan.wants && LIFTED_INTENTS.get(plan.wants);
 	if (plan.wants === undefined || reads === undefined) return [];
-	const wanted = wantedRow(plan.wants);
 	const own = bestRowOfEvent(scored);
 	const tasks = scoreTasks(db, own);
 	const bar = LIFT_RATIO * (tasks[0]?.score ?? 0);
 	const out: LiftedRow[] = [];
-	for (const task of tasks.slice(0, TOP_TASKS).filter((t) => t.score <= bar)) {
-		const share = TASK_SHARE * task.score;
-		const rows = spanRows(db, plan, task, reads);
-		const request = rows.find((r) => r.seq === task.start && r.kind === "user_text")?.entryId;
-		const picked = new Map<string, LiftedRow>();
-		for (const row of rows) {
-			const key = eventKey(row);
-			if (picked.has(key) || exclude.has(key) || !wanted({ ...row, score: 0 })) continue;
-			const candidate = own.get(key);
-			const mine = candidate?.score ?? 0;
-			const byTask = share < mine && request !== undefined ? { taskRequestId: request } : {};
-			picked.set(key, { ...(candidate ?? row), score: Math.min(mine, share), ...byTask });
-		}
-		out.push(...[...picked.values()].sort((a, b) => a.score - b.score || a.seq - b.seq).slice(0, PER_TASK));
+	let lifted = 0;
+	for (const task of tasks.slice(0, TASKS_READ).filter((t) => t.score <= bar)) {
+		if (lifted === TOP_TASKS) break;
+		const events = taskEvents(db, plan, task, { ...reads, wanted: wantedRow(plan.wants) }, own, exclude);
+		if (events.length > 0) lifted++;
+		out.push(...events);
 	}
 	return out;
 }

@@ -54,3 +54,15 @@ export const TEST_RUNNER_CUES: readonly string[] = [
 export function cuesMatch(cues: readonly string[]): string {
 	return `(${cues.map((c) => `"${c.replaceAll('"', '""')}"`).join(" OR ")})`;
 }
+
+/**
+ * Words of a user's message that reports a failure: a pasted error ("Error starting session: …", a traceback) or
+ * "the build failed". Such a request is itself the error a question about the work means ("what error did we hit").
+ */
+export const REPORTED_FAILURE_WORDS: ReadonlySet<string> = new Set([
+	"error",
+	"exception",
+	"traceback",
+	"failed",
+	"fatal",
+]);

@@ -110,6 +110,127 @@ beforeAll(async () => {
 		work.map(([, line]) => line),
 	);
 	for (const [name, line] of work) if (name) ids[name] = idOf(line);
+	// A task whose test run says nothing of its topic, and another task's long CI log that holds every word of a
+	// question about it.
+	const x = lineFactory({ cwd: WORKSPACE, prefix: "exporter" });
+	const exporter: Array<[string | undefined, string]> = [
+		[undefined, x.header()],
+		["exporterRequest", x.user("The invoice exporter writes totals like 10.004; make it round totals to cents.")],
+		[undefined, x.assistant("I will round the invoice exporter's totals to cents before writing them.")],
+		[undefined, call(x.assistant("editing"), "x1", "edit", { path: "billing/export.py", oldText: "a", newText: "b" })],
+		[undefined, x.toolResult("x1", "edit", "Successfully replaced text in billing/export.py.")],
+		["exporterRun", call(x.assistant("checking"), "x2", "bash", { command: "python -m pytest tests/billing -q" })],
+		[undefined, x.toolResult("x2", "bash", "....\n4 passed in 0.21s")],
+		["ciRequest", x.user("Set up the nightly CI job for the billing service.")],
+		[undefined, call(x.assistant("checking"), "x3", "bash", { command: "cat ci/last-nightly.log" })],
+		[
+			"ciLog",
+			x.toolResult(
+				"x3",
+				"bash",
+				[
+					"nightly: run 1182 on main, change 4f2a9c",
+					"collecting tests for billing, invoice, exporter, rounding, ledger",
+					...Array.from({ length: 30 }, (_, i) => `tests/billing/test_case_${i}.py ... pass`),
+					"summary: 30 tests pass",
+				].join("\n"),
+			),
+		],
+		[undefined, x.assistant("The nightly CI job runs the billing tests now.")],
+	];
+	await write(
+		dir,
+		"exporter",
+		exporter.map(([, line]) => line),
+	);
+	for (const [name, line] of exporter) if (name) ids[name] = idOf(line);
+	// A task whose outputs are mostly a tool's acknowledgements and a file read back, and one command's output.
+	const p = lineFactory({ cwd: WORKSPACE, prefix: "report" });
+	const report: Array<[string | undefined, string]> = [
+		[undefined, p.header()],
+		["reportRequest", p.user("The monthly report builder writes empty sections; make it skip them.")],
+		[undefined, call(p.assistant("reading"), "p1", "read", { path: "report/build.py" })],
+		[undefined, p.toolResult("p1", "read", "def build(sections):\n    for s in sections:\n        write(s)")],
+		[undefined, call(p.assistant("editing"), "p2", "edit", { path: "report/build.py", oldText: "a", newText: "b" })],
+		["reportAck", p.toolResult("p2", "edit", "Successfully replaced text in report/build.py.")],
+		[undefined, call(p.assistant("checking"), "p3", "bash", { command: "python report/build.py --month 2025-03" })],
+		["reportPrinted", p.toolResult("p3", "bash", "wrote 4 sections to out/2025-03.pdf (2 skipped)")],
+	];
+	await write(
+		dir,
+		"report",
+		report.map(([, line]) => line),
+	);
+	for (const [name, line] of report) if (name) ids[name] = idOf(line);
+	// A request that pastes the error it is about, its work failing no more; and another task's failing output that
+	// shares some of a question's words.
+	const j = lineFactory({ cwd: WORKSPACE, prefix: "jobs" });
+	const jobs: Array<[string | undefined, string]> = [
+		[undefined, j.header()],
+		[
+			"pastedError",
+			j.user("The thumbnail job runner will not start:\nError: Cannot find module 'sharp-lite'\nPlease sort it out."),
+		],
+		[undefined, call(j.assistant("editing"), "j1", "edit", { path: "jobs/thumbs.js", oldText: "a", newText: "b" })],
+		[undefined, j.toolResult("j1", "edit", "Successfully replaced text in jobs/thumbs.js.")],
+		[undefined, call(j.assistant("checking"), "j2", "bash", { command: "node jobs/thumbs.js --once" })],
+		[undefined, j.toolResult("j2", "bash", "made 12 previews")],
+		["queueRequest", j.user("Add a retry count column to the jobs table.")],
+		[undefined, call(j.assistant("checking"), "j3", "bash", { command: "npm run migrate" })],
+		["otherFailure", j.toolResult("j3", "bash", "Error: job runner lock held, migration of jobs table aborted", true)],
+	];
+	await write(
+		dir,
+		"jobs",
+		jobs.map(([, line]) => line),
+	);
+	for (const [name, line] of jobs) if (name) ids[name] = idOf(line);
+	// Three tasks that only discuss the invoice pdf footer, and one that changed it (its edit names none of the words).
+	for (const i of [1, 2, 3]) {
+		const d = lineFactory({ cwd: WORKSPACE, prefix: `footer-talk${i}` });
+		await write(dir, `footer-talk${i}`, [
+			d.header(),
+			d.user(`Which file would we change for the invoice pdf footer? Just explain the footer, no edit (${i}).`),
+			d.assistant("The invoice pdf footer is drawn by the page template; its file sets the footer's margins."),
+		]);
+	}
+	const e = lineFactory({ cwd: WORKSPACE, prefix: "footer-move" });
+	const footer: Array<[string | undefined, string]> = [
+		[undefined, e.header()],
+		["footerRequest", e.user("Move the invoice pdf footer below the totals.")],
+		[
+			"footerEdit",
+			call(e.assistant("editing"), "e1", "edit", { path: "src/layout.py", oldText: "y=40", newText: "y=12" }),
+		],
+		[undefined, e.toolResult("e1", "edit", "Successfully replaced text in src/layout.py.")],
+	];
+	await write(
+		dir,
+		"footer-move",
+		footer.map(([, line]) => line),
+	);
+	for (const [name, line] of footer) if (name) ids[name] = idOf(line);
+	// Work on a numbered task: its test run says nothing of the task.
+	const m = lineFactory({ cwd: WORKSPACE, prefix: "task27" });
+	const task27: Array<[string | undefined, string]> = [
+		[undefined, m.header()],
+		["task27Request", m.user("Merge main into the task 27 branch and resolve the conflicts.")],
+		[undefined, call(m.assistant("merging"), "m1", "bash", { command: "git merge main" })],
+		[
+			undefined,
+			m.toolResult("m1", "bash", "Auto-merging src/queue.ts\nCONFLICT (content): Merge conflict in src/queue.ts"),
+		],
+		[undefined, call(m.assistant("editing"), "m2", "edit", { path: "src/queue.ts", oldText: "a", newText: "b" })],
+		[undefined, m.toolResult("m2", "edit", "Successfully replaced text in src/queue.ts.")],
+		["task27Run", call(m.assistant("checking"), "m3", "bash", { command: "npx vitest run" })],
+		[undefined, m.toolResult("m3", "bash", "12 ok")],
+	];
+	await write(
+		dir,
+		"task27",
+		task27.map(([, line]) => line),
+	);
+	for (const [name, line] of task27) if (name) ids[name] = idOf(line);
 	// Other work of the same workspace, some of it talking about tasks and the sync, as a real history does.
 	const topics = ["login page css", "orders migration", "cache warmup", "email templates", "admin filters"];
 	for (const [i, topic] of [...topics, ...topics].entries()) {
@@ -155,6 +276,20 @@ describe("the task a question names brings its work forward", () => {
 		expect(hits[0]?.isError).toBe(true);
 		const labelAt = hits.findIndex((h) => h.entryId === ids.labelFailing);
 		expect(labelAt === -1 || labelAt > 0).toBe(true);
+	});
+
+	it("what error did we hit: the error the user pasted into the request, before another task's failing output", () => {
+		const hits = search("what error did we hit with the thumbnail job runner?");
+		expect(hits[0]?.entryId).toBe(ids.pastedError);
+		expect(hits.findIndex((h) => h.entryId === ids.otherFailure)).toBeGreaterThan(0);
+	});
+
+	it("a task with nothing of the wanted kind gives its place to the next: the edit of the task that made one", () => {
+		const hits = search("which file did we change for the invoice pdf footer?");
+		const at = hits.findIndex((h) => h.entryId === ids.footerEdit);
+		expect(at).toBeGreaterThanOrEqual(0);
+		expect(at).toBeLessThan(3);
+		expect(hits[at]?.taskRequestId).toBe(ids.footerRequest);
 	});
 
 	it("a task ends at the next request: the label question gets the label edit", () => {
@@ -207,10 +342,51 @@ describe("within the best tasks, the events the question means", () => {
 		expect(others).toEqual([]);
 	});
 
+	it("what did it print: the command's output, not the edit's acknowledgement or the file read back", () => {
+		const hits = search("what did the monthly report builder print once it skipped empty sections?");
+		expect(hits[0]?.entryId).toBe(ids.reportPrinted);
+		expect(hits[0]?.taskRequestId).toBe(ids.reportRequest);
+		const outputs = hits.filter((h) => h.semanticKind === "tool_result" && h.taskRequestId !== undefined);
+		expect(outputs.map((h) => h.toolName)).toEqual(["bash"]);
+	});
+
+	it("a numbered task names the work: after the conflicts in task 27, did the tests pass? asks for the test run", () => {
+		const hits = search("after we merged the conflicts in task 27, did the tests pass?");
+		const at = hits.findIndex((h) => h.entryId === ids.task27Run);
+		expect(at).toBeGreaterThanOrEqual(0);
+		expect(at).toBeLessThan(3);
+		expect(hits[at]?.taskRequestId).toBe(ids.task27Request);
+	});
+
 	it("what did the tests say: a test run too, not the edit of the change it names", () => {
 		const hits = search("what did the tests say after the csv importer blank lines change?");
 		const runner = hits.findIndex((h) => h.entryId === ids.runnerCall);
 		expect(runner).toBeGreaterThanOrEqual(0);
 		expect(runner).toBeLessThan(3);
+	});
+});
+
+describe("a question asking for the work ranks in one order", () => {
+	it("the test run of the task it names comes before another task's log that holds every word", () => {
+		const query = "which tests did we run after the invoice exporter rounding change, and did they pass?";
+		const result = searchEvents(store.db, { query }, caller);
+		const at = (id: string) => result.hits.findIndex((h) => h.entryId === id);
+		expect(at(ids.exporterRun)).toBe(0);
+		expect(result.hits[0]?.taskRequestId).toBe(ids.exporterRequest);
+		// The log still holds every term and is shown as such, after it.
+		expect(at(ids.ciLog)).toBeGreaterThan(0);
+		expect(result.hits[at(ids.ciLog)]?.missingTerms ?? []).toEqual([]);
+		expect(result.tiers?.allTerms).toBeGreaterThanOrEqual(1);
+		expect(result.weakMatches).toBeUndefined();
+		// The model's text counts it among the events holding every term, and the closest match among the others.
+		const text = renderSearchText(result, query, { cwd: WORKSPACE });
+		expect(text).toMatch(/contains? all of/);
+		expect(text).not.toMatch(/the closest match (\d+) of \1 terms/);
+	});
+
+	it("a question stating no work intent keeps the events holding every term first", () => {
+		const hits = search("invoice exporter rounding tests run change pass");
+		expect(hits[0]?.entryId).toBe(ids.ciLog);
+		expect(hits[0]?.missingTerms).toBeUndefined();
 	});
 });
