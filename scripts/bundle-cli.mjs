@@ -38,10 +38,18 @@ export async function bundleCli(root) {
 		logLevel: "error",
 		plugins: [ownUrls(outdir)],
 	});
-	const extension = join(dist, "extension.js");
+	await bundleInPlace(esbuild, join(dist, "extension.js"), dist);
+	// After the program and the extension, which import none of these (types only).
+	for (const entry of WORKER_ENTRIES)
+		await bundleInPlace(esbuild, join(dist, "ingest", `${entry}.js`), join(dist, "ingest"));
+	return true;
+}
+
+/** Bundles one compiled entry over itself: one file to load, its packages left to Node. */
+async function bundleInPlace(esbuild, file, dir) {
 	await esbuild.build({
-		entryPoints: [extension],
-		outfile: extension,
+		entryPoints: [file],
+		outfile: file,
 		allowOverwrite: true,
 		bundle: true,
 		format: "esm",
@@ -49,25 +57,8 @@ export async function bundleCli(root) {
 		target: "node20",
 		packages: "external",
 		logLevel: "error",
-		plugins: [ownUrls(dist)],
+		plugins: [ownUrls(dir)],
 	});
-	// After the program and the extension, which import none of these (types only).
-	for (const entry of WORKER_ENTRIES) {
-		const file = join(dist, "ingest", `${entry}.js`);
-		await esbuild.build({
-			entryPoints: [file],
-			outfile: file,
-			allowOverwrite: true,
-			bundle: true,
-			format: "esm",
-			platform: "node",
-			target: "node20",
-			packages: "external",
-			logLevel: "error",
-			plugins: [ownUrls(join(dist, "ingest"))],
-		});
-	}
-	return true;
 }
 
 /** The compiled entries of the index's worker threads (worker-bootstrap.mjs imports one of them per thread). */

@@ -126,11 +126,7 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 			env: { ...env, MODULE_LOG: log },
 		});
 		expect(r.exitCode, r.stderr).toBe(0);
-		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
-		const ours = readFileSync(log, "utf8")
-			.trim()
-			.split("\n")
-			.filter((m) => m.startsWith(dist));
+		const { dist, ours } = distModulesIn(log);
 		expect(ours).toEqual([`${dist}extension.js`]);
 	});
 });
@@ -156,11 +152,7 @@ w.on("error", (e) => { console.error(e); process.exit(3); });`,
 		);
 		const r = await runCommand(process.execPath, ["--import", HOOKS, script], { env: { ...env, MODULE_LOG: log } });
 		expect(r.exitCode, r.stderr).toBe(0);
-		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
-		const ours = readFileSync(log, "utf8")
-			.trim()
-			.split("\n")
-			.filter((m) => m.startsWith(dist));
+		const { dist, ours } = distModulesIn(log);
 		expect(ours).toEqual([`${dist}ingest/worker-bootstrap.mjs`, `${dist}ingest/catch-up-worker.js`]);
 	});
 });
@@ -178,3 +170,13 @@ describe.runIf(HAS_NODE22_PACKAGE)("the compiled code of the program", () => {
 		expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
 	});
 });
+
+/** The modules of dist/ a child process's module log lists, in load order, and dist/'s URL. */
+function distModulesIn(log: string): { dist: string; ours: string[] } {
+	const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
+	const ours = readFileSync(log, "utf8")
+		.trim()
+		.split("\n")
+		.filter((m) => m.startsWith(dist));
+	return { dist, ours };
+}
