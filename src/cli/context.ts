@@ -23,7 +23,7 @@ export interface CliContext
 	/** `--root` directories, absolute. */
 	extraRoots: string[];
 	env: Env;
-	/** How openWorkspaceIndex opens this index (catch-up in this thread, so progress is ours to show). */
+	/** How openWorkspaceIndex opens this index: catch-up in this thread (`reindex` runs its pass in the index worker). */
 	open: WorkspaceIndexOptions;
 }
 

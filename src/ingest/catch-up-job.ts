@@ -46,15 +46,15 @@ export type CatchUpOutcome =
 
 /**
  * Settings for the connection that does bulk catch-up or a rebuild: a WAL checkpoint every 64 MiB instead of every
- * 4 MiB, for fewer fsyncs (durability is unchanged: synchronous stays NORMAL); a 4 MiB page cache, since a bigger one
- * only grows the process (docs/lifecycle.md, "Memory"); no mmap (db.ts, QUERY_MMAP_BYTES): a bulk pass reads what it
- * merges once, and mapped pages it touched would count in its RSS. Figures: docs/benchmarks.md, "Figures behind the
- * constants".
+ * 4 MiB, for fewer fsyncs (durability is unchanged: synchronous stays NORMAL); a 2 MiB page cache per file, since a
+ * bigger one only grows the process (a two-thread pass has one in each of two connections: docs/lifecycle.md,
+ * "Memory"); no mmap (db.ts, QUERY_MMAP_BYTES): a bulk pass reads what it merges once, and mapped pages it touched
+ * would count in its RSS. Figures: docs/benchmarks.md, "Figures behind the constants".
  */
 export const BULK_WRITE_PRAGMAS = ["wal_autocheckpoint = 16384"];
 
 /** BULK_WRITE_PRAGMAS that SQLite keeps per file: set for the store file and its full-text file alike. */
-export const BULK_FILE_PRAGMAS = ["mmap_size = 0", "cache_size = -4000"];
+export const BULK_FILE_PRAGMAS = ["mmap_size = 0", "cache_size = -2000"];
 
 /**
  * Ends a bulk pass: gives the pages FTS5's merges left free back to the file system (free-pages.ts), copies the WAL

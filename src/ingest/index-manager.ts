@@ -79,10 +79,12 @@ export const HOT_PATH_BUSY_WAIT_MS = 80;
  */
 export const SHUTDOWN_BUSY_WAIT_MS = 5_000;
 /**
- * The index worker's young generation. V8 sizes it for throughput (up to 3 × 16 MiB semi-spaces), and a catch-up
- * allocates fast: a smaller one keeps the build's peak RSS down in the same time.
+ * The index worker's young generation, by the pass's threads. V8 sizes it for throughput (up to 3 × 16 MiB
+ * semi-spaces), and a catch-up allocates fast: a smaller one keeps the build's peak RSS down in the same time. With two
+ * threads the worker binds and inserts what its helper threads prepared, and they hold heaps of their own: half the
+ * one-thread size keeps the process's peak lower again (docs/benchmarks.md, "Figures behind the constants").
  */
-const WORKER_YOUNG_GENERATION_MB = 8;
+const WORKER_YOUNG_GENERATION_MB: Record<CatchUpThreads, number> = { 1: 8, 2: 4 };
 /**
  * The index worker's old generation at most. V8 starts a heap's first full collection late and derives that start
  * from this limit, which otherwise is the process's (gigabytes): a lower limit keeps the build's peak RSS down in the
@@ -409,7 +411,7 @@ export class IndexManager {
 				worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
 					workerData: { ...job, redactSecrets: secretRedactionOn() } satisfies WorkerJob,
 					resourceLimits: {
-						maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+						maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB[job.threads ?? BACKGROUND_THREADS],
 						maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB,
 					},
 				});

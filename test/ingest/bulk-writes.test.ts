@@ -76,14 +76,17 @@ describe("bulk writes", () => {
 		expect(outcome.result.indexed).toBe(3);
 	});
 
-	it("a bulk connection reads without mmap (its RSS stays its own), a query connection keeps it", async () => {
+	it("a bulk connection reads without mmap and through 2 MiB of page cache a file (its RSS stays small), a query connection keeps both", async () => {
 		const { indexDir } = dirs();
 		const opened = await openStore({ dir: indexDir });
 		if (!opened.ok) throw new Error(opened.error);
 		cleanups.unshift(() => opened.store.close());
 		expect(opened.store.db.pragma("mmap_size")).toBe(QUERY_MMAP_BYTES);
+		const cacheKiB = () => STORE_SCHEMAS.map((s) => opened.store.db.pragma(`${s}.cache_size`));
+		expect(cacheKiB().every((c) => c !== -2000)).toBe(true);
 		tuneForBulkWrites(opened.store.db);
 		expect(opened.store.db.pragma("mmap_size")).toBe(0);
+		expect(cacheKiB()).toEqual(STORE_SCHEMAS.map(() => -2000));
 	});
 
 	it("a bulk pass sets how FTS5 writes for its threads: 8 MiB and merges of 8 with two, FTS5's defaults with one", async () => {
