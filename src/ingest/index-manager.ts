@@ -80,11 +80,12 @@ export const HOT_PATH_BUSY_WAIT_MS = 80;
 export const SHUTDOWN_BUSY_WAIT_MS = 5_000;
 /**
  * The index worker's young generation, by the pass's threads. V8 sizes it for throughput (up to 3 × 16 MiB
- * semi-spaces), and a catch-up allocates fast: a smaller one keeps the build's peak RSS down in the same time. With two
- * threads the worker binds and inserts what its helper threads prepared, and they hold heaps of their own: half the
- * one-thread size keeps the process's peak lower again (docs/benchmarks.md, "Figures behind the constants").
+ * semi-spaces), and a catch-up allocates fast: a smaller one keeps a one-thread pass's peak RSS down in the same time.
+ * A two-thread pass (`reindex`) is the one whose time counts: 4 MiB there kept its peak lowest but cost 7–15 % of a
+ * quiet machine's build in scavenges, 16 MiB costs nothing and still peaks under 200 MiB (docs/benchmarks.md,
+ * "Figures behind the constants").
  */
-const WORKER_YOUNG_GENERATION_MB: Record<CatchUpThreads, number> = { 1: 8, 2: 4 };
+const WORKER_YOUNG_GENERATION_MB: Record<CatchUpThreads, number> = { 1: 8, 2: 16 };
 /**
  * The index worker's old generation at most. V8 starts a heap's first full collection late and derives that start
  * from this limit, which otherwise is the process's (gigabytes): a lower limit keeps the build's peak RSS down in the
