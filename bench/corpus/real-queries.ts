@@ -43,6 +43,9 @@ export function realWordQueries(m: CorpusManifest): BenchQuery[] {
 			{ query: "how did we fix the queued messages error in the footer widget" },
 			"queued",
 		),
+		// A question asking for the work that some event answers with every term: ranked in one order with the relaxed
+		// tier's (docs/ranking.md, "One order for the work"), so both tiers run.
+		q("work question, every term held", "relaxed", { query: "how did we fix the queued messages error" }, "queued"),
 		...(
 			[
 				["sessionId", { sessionId: session.id }],
