@@ -25,9 +25,6 @@ export { MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT };
 /** Fork copies are looked for among this many pages of ranked events (bounded work; copies rank together). */
 const FOLD_WINDOW_PAGES = 3;
 
-/** Terms from which a conjunction likely matches fewer fragments than its window holds (only speed depends on it). */
-const FEW_MATCH_TERMS = 3;
-
 /**
  * Fragments ranked and joined for a page of `limit` events: enough for the proximity re-rank and for the fork-folding
  * window (an event has a few fragments), at most SEARCH_CANDIDATE_LIMIT. Joins are the per-row cost.
@@ -68,7 +65,6 @@ export function searchEvents(
 						limit: candidateRows(limit),
 						exactForms: plan.terms.map((t) => t.exactForm),
 						typedPhrase: plan.terms.some(typedAsPhrase),
-						fewMatches: plan.terms.length >= FEW_MATCH_TERMS,
 						log: options.log,
 					},
 				);

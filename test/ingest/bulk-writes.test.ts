@@ -84,7 +84,7 @@ describe("bulk writes", () => {
 		expect(opened.store.db.pragma("mmap_size")).toBe(QUERY_MMAP_BYTES);
 		const cacheKiB = () => STORE_SCHEMAS.map((s) => opened.store.db.pragma(`${s}.cache_size`));
 		// The driver's own cache (better-sqlite3: 16 MiB; node:sqlite and bun:sqlite: SQLite's 2 MiB), never less.
-		expect(cacheKiB().every((c) => c <= -2000)).toBe(true);
+		expect(cacheKiB().every((c) => Number(c) <= -2000)).toBe(true);
 		tuneForBulkWrites(opened.store.db);
 		expect(opened.store.db.pragma("mmap_size")).toBe(0);
 		expect(cacheKiB()).toEqual(STORE_SCHEMAS.map(() => -2000));
