@@ -9,7 +9,7 @@ import type { QueryDb } from "./db.js";
 import { RERANK_LIMIT } from "./rank.js";
 import { coverageOf, type QueryOptions } from "./rows.js";
 import { findCandidates, listCandidates, MAX_RANKED_MATCHES, SEARCH_CANDIDATE_LIMIT } from "./search/candidates.js";
-import { coalesce, type EventGroup, eventKey, foldForkCopies, shownKeys } from "./search/coalesce.js";
+import { coalesce, type EventGroup, foldForkCopies, shownKeys } from "./search/coalesce.js";
 import { emptiedBy } from "./search/emptied-by.js";
 import { toHit } from "./search/hits.js";
 import { withIntent } from "./search/intent.js";
@@ -49,11 +49,39 @@ export function searchEvents(
 ): EventSearchResult {
 	// A session-id prefix is resolved once, here, among the caller's authorized sessions.
 	const plan = planSearch(db, withResolvedSession(db, req, caller), caller);
-	const { searchLimit: limit, otherFragmentIds, snippetChars } = caller.budgets;
+	const { searchLimit: limit, otherFragmentIds } = caller.budgets;
 	if (plan.empty)
 		return withEmptyReason(db, plan, { hits: [], truncated: false, limit, coverage: coverageOf(db, options) });
 
-	// No terms: a look-up by file (request.ts allows an empty query with `paths`), newest first.
+	// A question asking for the work is ranked in one order, the relaxed tier's (workOrder); the conjunction of tier 1
+	// is walked only when that order finds nothing, or to say whether a page that looks weak has an event holding
+	// every term (then it is never weak).
+	const work = workOrder(db, plan, limit, otherFragmentIds, options.log);
+	if (work.length > 0) {
+		const result = pageResult(db, plan, { groups: work, relaxed: work }, { truncated: false }, caller.budgets, options);
+		if (result.weakMatches && tierOne(db, plan, limit, otherFragmentIds, options).full.length > 0)
+			delete result.weakMatches;
+		return result;
+	}
+	const { found, full } = tierOne(db, plan, limit, otherFragmentIds, options);
+	const page = pageGroups(db, plan, full, limit, otherFragmentIds, options.log);
+	const result = pageResult(
+		db,
+		plan,
+		page,
+		{ truncated: full.length > limit || found.more || found.capped, allTerms: full.length },
+		caller.budgets,
+		options,
+	);
+	if (found.capped) result.rankedMatchCap = MAX_RANKED_MATCHES;
+	return result;
+}
+
+/**
+ * Tier 1: the events holding every term, ranked, fork copies folded. With no terms, a look-up by file (request.ts
+ * allows an empty query with `paths`), newest first.
+ */
+function tierOne(db: QueryDb, plan: SearchPlan, limit: number, otherIds: number, options: QueryOptions) {
 	const found =
 		plan.terms.length === 0
 			? listCandidates(db, plan, { limit: candidateRows(limit) })
@@ -68,37 +96,13 @@ export function searchEvents(
 						log: options.log,
 					},
 				);
-	const window = limit * FOLD_WINDOW_PAGES;
-	const full = foldForkCopies(
+	const events = coalesce(
 		db,
-		coalesce(
-			db,
-			withIntent(found.rows, plan.wants),
-			plan.terms.map((t) => t.tokens),
-			otherFragmentIds,
-		),
-		window,
+		withIntent(found.rows, plan.wants),
+		plan.terms.map((t) => t.tokens),
+		otherIds,
 	);
-	const page = pageGroups(db, plan, full, limit, otherFragmentIds, options.log);
-	const needles = plan.terms.flatMap((t) => t.tokens);
-	const hits = page.groups.map((g) => toHit(db, g, needles, snippetChars));
-	const result: EventSearchResult = {
-		hits,
-		truncated: full.length > limit || found.more || found.capped,
-		limit,
-		coverage: coverageOf(db, options),
-	};
-	if (hits.length === 0) withEmptyReason(db, plan, result);
-	if (found.capped) result.rankedMatchCap = MAX_RANKED_MATCHES;
-	if (page.relaxed.length > 0) {
-		result.relaxed = true;
-		const allTerms = page.groups.filter((g) => !("missing" in g) || g.missing.length === 0).length;
-		result.tiers = { allTerms, someTerms: hits.length - allTerms };
-		// A page with an event holding every term is never weak, in whichever order it ranks.
-		const weak = weakMatches(full.length, page.relaxed);
-		if (weak) result.weakMatches = weak;
-	}
-	return result;
+	return { found, full: foldForkCopies(db, events, limit * FOLD_WINDOW_PAGES) };
 }
 
 /** A page: its events in order, and those of them the relaxed tier ranked (in order). */
@@ -107,13 +111,56 @@ interface Page {
 	relaxed: RelaxedGroup[];
 }
 
+/** What tier 1 said of a page: whether more existed, and how many events hold every term (when it ran). */
+interface TierOne {
+	truncated: boolean;
+	allTerms?: number;
+}
+
+/** The result of a page: its hits, coverage, and what the relaxed tier's part of it says (tiers, weak matches). */
+function pageResult(
+	db: QueryDb,
+	plan: SearchPlan,
+	page: Page,
+	tierOne: TierOne,
+	budgets: CallerContext["budgets"],
+	options: QueryOptions,
+): EventSearchResult {
+	const { searchLimit: limit, snippetChars } = budgets;
+	const needles = plan.terms.flatMap((t) => t.tokens);
+	const hits = page.groups.map((g) => toHit(db, g, needles, snippetChars));
+	const result: EventSearchResult = { hits, truncated: tierOne.truncated, limit, coverage: coverageOf(db, options) };
+	if (hits.length === 0) withEmptyReason(db, plan, result);
+	if (page.relaxed.length > 0) {
+		result.relaxed = true;
+		const allTerms = page.groups.filter((g) => !("missing" in g) || g.missing.length === 0).length;
+		result.tiers = { allTerms, someTerms: hits.length - allTerms };
+		// A page with an event holding every term is never weak, in whichever order it ranks.
+		const weak = weakMatches(tierOne.allTerms ?? allTerms, page.relaxed);
+		if (weak) result.weakMatches = weak;
+	}
+	return result;
+}
+
 /**
- * The page's events: those holding every term (`full`, ranked), then when they are fewer than `limit` the relaxed
- * tier's. A question asking for the work itself (task-evidence.ts) is ranked in one order, the relaxed tier's: the
- * work's edits, test runs and outputs seldom say the topic's words, so events that happen to hold them all (a long
- * diff, a whole test log) must not fill the page first. Those holding every term that the relaxed order left out
- * follow it.
+ * The page of a question asking for the work itself (task-evidence.ts), in the relaxed tier's one order: the work's
+ * edits, test runs and outputs seldom say the topic's words, so events that happen to hold them all (a long diff, a
+ * whole test log) must not fill the page first; they rank in that order with the rest. Empty for any other question,
+ * and when that order finds nothing (then tier 1 and, after it, the relaxed tier run as for any question).
  */
+function workOrder(
+	db: QueryDb,
+	plan: SearchPlan,
+	limit: number,
+	otherIds: number,
+	log?: (message: string) => void,
+): RelaxedGroup[] {
+	if (plan.terms.length === 0 || !liftsTaskEvents(plan.wants)) return [];
+	const groups = relaxedTiers(db, plan, limit, new Set(), otherIds, log).groups;
+	return foldForkCopies(db, groups, limit * FOLD_WINDOW_PAGES).slice(0, limit);
+}
+
+/** The page's events: those holding every term (`full`, ranked), then when they are fewer than `limit` the relaxed tier's. */
 function pageGroups(
 	db: QueryDb,
 	plan: SearchPlan,
@@ -122,19 +169,11 @@ function pageGroups(
 	otherIds: number,
 	log?: (message: string) => void,
 ): Page {
-	const window = limit * FOLD_WINDOW_PAGES;
-	if (plan.terms.length === 0) return { groups: full.slice(0, limit), relaxed: [] };
-	if (full.length > 0 && liftsTaskEvents(plan.wants)) {
-		const one = foldForkCopies(db, relaxedTiers(db, plan, limit, new Set(), otherIds, log).groups, window);
-		const shown = shownKeys(one);
-		const rest = full.filter((g) => !shown.has(eventKey(g.best)));
-		if (one.length > 0) return { groups: [...one, ...rest].slice(0, limit), relaxed: one.slice(0, limit) };
-	}
-	if (full.length >= limit) return { groups: full.slice(0, limit), relaxed: [] };
+	if (plan.terms.length === 0 || full.length >= limit) return { groups: full.slice(0, limit), relaxed: [] };
 	const relaxed = foldForkCopies(
 		db,
 		relaxedTiers(db, plan, limit - full.length, shownKeys(full), otherIds, log).groups,
-		window,
+		limit * FOLD_WINDOW_PAGES,
 	).slice(0, limit - full.length);
 	return { groups: [...full, ...relaxed], relaxed };
 }

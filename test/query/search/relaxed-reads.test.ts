@@ -6,8 +6,8 @@
  * The statements are counted on the real store through a QueryDb that passes every call on.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { QueryDb } from "../../../src/query/db.js";
 import { searchEvents } from "../../../src/query/search.js";
+import { counted } from "../../helpers/counted-db.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { ALL_ROOTS_CALLER, storeWithSession, type TempStore } from "../../helpers/temp-store.js";
 
@@ -25,27 +25,6 @@ beforeAll(async () => {
 	store = await storeWithSession(lines);
 }, 120_000);
 afterAll(() => store.cleanup());
-
-/** The store, counting each statement's calls (by its SQL) and the parameters of each call. */
-function counted(db: QueryDb) {
-	const calls: Array<{ sql: string; params: unknown[] }> = [];
-	const wrapped: QueryDb = {
-		prepare(sql) {
-			const s = db.prepare(sql);
-			return {
-				all: (...params) => {
-					calls.push({ sql, params });
-					return s.all(...params);
-				},
-				get: (...params) => {
-					calls.push({ sql, params });
-					return s.get(...params);
-				},
-			};
-		},
-	};
-	return { wrapped, calls };
-}
 
 describe("the relaxed tier's reads", () => {
 	it("names a common term past a long fragment's head from the presence walks, with no seek per fragment", () => {

@@ -9,8 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../../src/config/budgets.js";
 import type { EventSearchHit, EventSearchRequest } from "../../../src/contract.js";
 import { SourceSyncer } from "../../../src/ingest/sync-source.js";
+import { matchExpression } from "../../../src/query/search/ranked-window.js";
+import { planSearch } from "../../../src/query/search/request.js";
 import { searchEvents } from "../../../src/query/search.js";
 import { renderSearchText } from "../../../src/tools/render-text.js";
+import { counted } from "../../helpers/counted-db.js";
 import { lineFactory } from "../../helpers/session-lines.js";
 import { type TempStore, tempStore } from "../../helpers/temp-store.js";
 
@@ -382,6 +385,22 @@ describe("a question asking for the work ranks in one order", () => {
 		const text = renderSearchText(result, query, { cwd: WORKSPACE });
 		expect(text).toMatch(/contains? all of/);
 		expect(text).not.toMatch(/the closest match (\d+) of \1 terms/);
+	});
+
+	// Regression: the page came from the relaxed tier, yet tier 1 walked and ranked the conjunction of every term first
+	// (about 40 of 70 ms a question on 1 GB, docs/benchmarks.md "Session 31").
+	it("walks no conjunction of every term when its one order finds the page", () => {
+		const query = "which tests did we run after the invoice exporter rounding change, and did they pass?";
+		const plan = planSearch(store.db, { query }, caller);
+		const everyTerm = matchExpression(
+			{ tagMatches: [], tagExclusions: [] },
+			plan.terms.map((t) => t.match),
+		);
+		const { wrapped, calls } = counted(store.db);
+		const result = searchEvents(wrapped, { query }, caller);
+		expect(result.hits[0]?.entryId).toBe(ids.exporterRun);
+		const conjunction = calls.filter((c) => c.params.some((p) => typeof p === "string" && p.includes(everyTerm)));
+		expect(conjunction).toEqual([]);
 	});
 
 	it("a question stating no work intent keeps the events holding every term first", () => {
