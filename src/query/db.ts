@@ -2,6 +2,7 @@
  * The narrow SQL surface the query services need. better-sqlite3's Database (and bun:sqlite's) satisfy it, so the
  * services do not depend on the driver module; statements are cached per connection.
  */
+import { cachedStatement } from "../store/statement-cache.js";
 
 /** A prepared statement: positional parameters, plain-object rows. */
 interface QueryStatement {
@@ -14,31 +15,14 @@ export interface QueryDb {
 	prepare(sql: string): QueryStatement;
 }
 
-const cache = new WeakMap<QueryDb, Map<string, QueryStatement>>();
-
-/** A cached prepared statement for `sql` on `db`. */
-function stmt(db: QueryDb, sql: string): QueryStatement {
-	let perDb = cache.get(db);
-	if (perDb === undefined) {
-		perDb = new Map();
-		cache.set(db, perDb);
-	}
-	let s = perDb.get(sql);
-	if (s === undefined) {
-		s = db.prepare(sql);
-		perDb.set(sql, s);
-	}
-	return s;
-}
-
 /** All rows of `sql`, typed by the caller. */
 export function all<T>(db: QueryDb, sql: string, params: unknown[] = []): T[] {
-	return stmt(db, sql).all(...params) as T[];
+	return cachedStatement(db, sql).all(...params) as T[];
 }
 
 /** The first row of `sql`, or undefined. */
 export function get<T>(db: QueryDb, sql: string, params: unknown[] = []): T | undefined {
-	return (stmt(db, sql).get(...params) as T | undefined) ?? undefined;
+	return (cachedStatement(db, sql).get(...params) as T | undefined) ?? undefined;
 }
 
 /** Whether this connection's SQLite writes a real in JSON so that JSON.parse gives the same double back. */

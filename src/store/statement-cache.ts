@@ -1,6 +1,7 @@
 /**
- * Prepared statements per connection, by their SQL: a statement run on every search or write transaction (coverage,
- * the full-text ledger) is prepared once per connection instead of on every call (≈ 15 µs each).
+ * Prepared statements per connection, by their SQL: a statement run on every search or write transaction (the query
+ * services' statements, coverage, the full-text ledger) is prepared once per connection instead of on every call
+ * (≈ 15 µs each).
  */
 
 const prepared = new WeakMap<object, Map<string, unknown>>();
