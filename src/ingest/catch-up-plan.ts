@@ -7,7 +7,7 @@
 import type { CatchUpProgress } from "../contract.js";
 import type { SqliteDb } from "../store/driver.js";
 import { ledgerEven } from "../store/fts-ledger.js";
-import { KNOWN_SOURCES_KEY } from "../store/source-counts.js";
+import { knownSourcesRow } from "../store/source-counts.js";
 import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
 import { type CheckpointFacts, matchesCheckpoint } from "./file-facts.js";
 import type { Forgotten } from "./forgotten.js";
@@ -76,9 +76,7 @@ export function planPass(db: SqliteDb, options: PlanOptions): PassPlan {
 	const freed = files
 		.filter((f) => stored.get(f.path)?.confinedTo != null && confinementOf(f.path, options.roots) === undefined)
 		.map((f) => f.path);
-	const known = db.prepare("SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
-		| { value: string }
-		| undefined;
+	const known = knownSourcesRow(db);
 	const discovered = new Set(files.map((f) => f.path));
 	return {
 		found: files.length,

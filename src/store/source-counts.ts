@@ -41,7 +41,8 @@ export interface CoverageFacts {
 	readOnlyReason?: string;
 }
 
-function knownSourcesRow(db: CountDb): { value: string } | undefined {
+/** The stored count of discovered files (`meta.known_sources`), undefined before the first discovery. */
+export function knownSourcesRow(db: CountDb): { value: string } | undefined {
 	return cachedStatement(db, "SELECT value FROM meta WHERE key = ?").get(KNOWN_SOURCES_KEY) as
 		| { value: string }
 		| undefined;
