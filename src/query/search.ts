@@ -57,14 +57,17 @@ export function searchEvents(
 	// is walked only when that order finds nothing, or to say whether a page that looks weak has an event holding
 	// every term (then it is never weak).
 	const work = workOrder(db, plan, limit, otherFragmentIds, options.log);
-	if (work.length > 0) {
+	if (work !== undefined && work.length > 0) {
 		const result = pageResult(db, plan, { groups: work, relaxed: work }, { truncated: false }, caller.budgets, options);
 		if (result.weakMatches && tierOne(db, plan, limit, otherFragmentIds, options).full.length > 0)
 			delete result.weakMatches;
 		return result;
 	}
 	const { found, full } = tierOne(db, plan, limit, otherFragmentIds, options);
-	const page = pageGroups(db, plan, full, limit, otherFragmentIds, options.log);
+	// The relaxed order of a question asking for the work already found nothing: without the events tier 1 shows it
+	// would find nothing again.
+	const page =
+		work === undefined ? pageGroups(db, plan, full, limit, otherFragmentIds, options.log) : onlyFull(full, limit);
 	const result = pageResult(
 		db,
 		plan,
@@ -145,8 +148,8 @@ function pageResult(
 /**
  * The page of a question asking for the work itself (task-evidence.ts), in the relaxed tier's one order: the work's
  * edits, test runs and outputs seldom say the topic's words, so events that happen to hold them all (a long diff, a
- * whole test log) must not fill the page first; they rank in that order with the rest. Empty for any other question,
- * and when that order finds nothing (then tier 1 and, after it, the relaxed tier run as for any question).
+ * whole test log) must not fill the page first; they rank in that order with the rest. Undefined for any other
+ * question; empty when that order finds nothing (then tier 1 alone makes the page).
  */
 function workOrder(
 	db: QueryDb,
@@ -154,8 +157,8 @@ function workOrder(
 	limit: number,
 	otherIds: number,
 	log?: (message: string) => void,
-): RelaxedGroup[] {
-	if (plan.terms.length === 0 || !liftsTaskEvents(plan.wants)) return [];
+): RelaxedGroup[] | undefined {
+	if (plan.terms.length === 0 || !liftsTaskEvents(plan.wants)) return undefined;
 	const groups = relaxedTiers(db, plan, limit, new Set(), otherIds, log).groups;
 	return foldForkCopies(db, groups, limit * FOLD_WINDOW_PAGES).slice(0, limit);
 }
@@ -169,11 +172,16 @@ function pageGroups(
 	otherIds: number,
 	log?: (message: string) => void,
 ): Page {
-	if (plan.terms.length === 0 || full.length >= limit) return { groups: full.slice(0, limit), relaxed: [] };
+	if (plan.terms.length === 0 || full.length >= limit) return onlyFull(full, limit);
 	const relaxed = foldForkCopies(
 		db,
 		relaxedTiers(db, plan, limit - full.length, shownKeys(full), otherIds, log).groups,
 		limit * FOLD_WINDOW_PAGES,
 	).slice(0, limit - full.length);
 	return { groups: [...full, ...relaxed], relaxed };
+}
+
+/** A page of tier 1's events alone. */
+function onlyFull(full: EventGroup[], limit: number): Page {
+	return { groups: full.slice(0, limit), relaxed: [] };
 }

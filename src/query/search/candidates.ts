@@ -111,8 +111,9 @@ export interface CandidateOptions {
 	/** A term of termMatches was typed as a phrase (terms.ts, typedAsPhrase): its window is ranked in one pass. */
 	typedPhrase?: boolean;
 	/**
-	 * The terms likely match at most `cap` fragments (a conjunction of several words): the window is walked oldest
-	 * first before newest first (ranked-window.ts, rankedByTerms). Only the speed depends on it.
+	 * The terms likely match at most `cap` fragments (a relaxed term whose counted document frequency is within the
+	 * cap): the window is walked oldest first before newest first (ranked-window.ts, rankedByTerms). Only the speed
+	 * depends on it.
 	 */
 	fewMatches?: boolean;
 	/** Rows joined by earlier lists of the same search and plan: not joined again, and those joined here are added. */

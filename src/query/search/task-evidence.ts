@@ -236,10 +236,11 @@ export function liftedByTasks(
 	const tasks = scoreTasks(db, own);
 	const bar = LIFT_RATIO * (tasks[0]?.score ?? 0);
 	const out: LiftedRow[] = [];
+	const wanted = { ...reads, wanted: wantedRow(plan.wants) };
 	let lifted = 0;
 	for (const task of tasks.slice(0, TASKS_READ).filter((t) => t.score <= bar)) {
 		if (lifted === TOP_TASKS) break;
-		const events = taskEvents(db, plan, task, { ...reads, wanted: wantedRow(plan.wants) }, own, exclude);
+		const events = taskEvents(db, plan, task, wanted, own, exclude);
 		if (events.length > 0) lifted++;
 		out.push(...events);
 	}
