@@ -1,21 +1,31 @@
-// Bundles the compiled program (dist/cli/main.js) into dist/cli/bundle/, and the extension (dist/extension.js) into
-// one file in its place: a process that loads a hundred small modules pays Node's resolution and loading of each (and
-// Pi loads an extension's modules one by one through jiti), which was most of a whole `search` process and most of
-// the extension's share of Pi's start (docs/benchmarks.md, "Where the time goes"). The program is split at every
-// dynamic import, so each command still loads only its own part. Packages stay outside (Pi gives the extension its own
-// pi-tui and typebox). Each module's `import.meta.url` is rewritten to the URL of its own file in dist/, so paths
-// found from it (migrations, package.json, worker entry points, the driver's require) are what they are unbundled.
-// Each worker thread's entry (src/ingest/worker-bootstrap.mjs names them) is bundled in its place too: a thread loads
-// its entry's whole module graph, and Pi's catch-up worker took 30–50 ms less CPU to start from one file. Run by
-// ensure-built.mjs after tsc; without esbuild (a production install) nothing is bundled.
-import { readFile, rm } from "node:fs/promises";
+// Bundles the compiled program (dist/cli/main.js) into one CommonJS script, dist/cli/program.cjs, and the extension
+// (dist/extension.js) into one file in its place: a process that loads a hundred small modules pays Node's resolution
+// and loading of each (and Pi loads an extension's modules one by one through jiti), which was most of a whole
+// `search` process and most of the extension's share of Pi's start (docs/benchmarks.md, "Where the time goes"). The
+// program is one script so that the launcher (src/cli/launch.ts) can keep V8's compiled code of it between runs;
+// esbuild still initialises a module reached by a dynamic import only when it is imported, so each command runs only
+// its own part. Packages stay outside (Pi gives the extension its own pi-tui and typebox), except in the program, which
+// carries the small pure-JavaScript ones it loads on every run. Each module's `import.meta.url` is rewritten to the URL
+// of its own file in dist/, so paths found from it (migrations, package.json, worker entry points, the driver's
+// require) are what they are unbundled. Each worker thread's entry (src/ingest/worker-bootstrap.mjs names them) is
+// bundled in its place too: a thread loads its entry's whole module graph, and Pi's catch-up worker took 30–50 ms less
+// CPU to start from one file. Run by ensure-built.mjs after tsc; without esbuild (a production install) nothing is
+// bundled.
+import { createHash } from "node:crypto";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 
-/** Where the bundle goes, under dist/. */
-export const BUNDLE_DIR = join("cli", "bundle");
+/** The program script, under dist/. */
+export const PROGRAM = join("cli", "program.cjs");
 
-/** Builds dist/cli/bundle/main.js and replaces dist/extension.js by its bundle; false when esbuild is not installed. */
+/**
+ * Packages the program leaves to Node: the native addon's. The rest are carried, so the script makes no `import()` of
+ * its own (Node 20 runs one from a script with a code cache only behind an experimental flag).
+ */
+const PROGRAM_EXTERNAL = ["better-sqlite3"];
+
+/** Builds dist/cli/program.cjs and replaces dist/extension.js by its bundle; false when esbuild is not installed. */
 export async function bundleCli(root) {
 	let esbuild;
 	try {
@@ -24,25 +34,61 @@ export async function bundleCli(root) {
 		return false;
 	}
 	const dist = join(root, "dist");
-	const outdir = join(dist, BUNDLE_DIR);
-	await rm(outdir, { recursive: true, force: true });
-	await esbuild.build({
-		entryPoints: [join(dist, "cli", "main.js")],
-		outdir,
-		bundle: true,
-		splitting: true,
-		format: "esm",
-		platform: "node",
-		target: "node20",
-		packages: "external",
-		logLevel: "error",
-		plugins: [ownUrls(outdir)],
-	});
+	await buildProgram(esbuild, dist);
 	await bundleInPlace(esbuild, join(dist, "extension.js"), dist);
 	// After the program and the extension, which import none of these (types only).
 	for (const entry of WORKER_ENTRIES)
 		await bundleInPlace(esbuild, join(dist, "ingest", `${entry}.js`), join(dist, "ingest"));
 	return true;
+}
+
+/**
+ * dist/cli/main.js and everything it imports as one CommonJS script. A script has no top-level await: the hasher's
+ * (src/files/hash.ts) is dropped here, and main.ts awaits `hasherReady` itself. The first line names the build (a hash
+ * of the rest), so the launcher never offers it another build's compiled code.
+ */
+async function buildProgram(esbuild, dist) {
+	const outfile = join(dist, PROGRAM);
+	const outdir = dirname(outfile);
+	const built = await esbuild.build({
+		entryPoints: [join(dist, "cli", "main.js")],
+		write: false,
+		outfile,
+		bundle: true,
+		format: "cjs",
+		platform: "node",
+		target: "node20",
+		external: PROGRAM_EXTERNAL,
+		logLevel: "error",
+		define: { "import.meta.url": "__importMetaUrl" },
+		// Strict, as the ES modules it is made of were (a directive only counts before any other statement).
+		banner: { js: '"use strict";\nvar __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+		plugins: [ownUrls(outdir), withoutHasherAwait()],
+	});
+	// ASCII only, so the launcher reads it as latin1 (a copy, not a UTF-8 decode of 600 KB). esbuild escapes strings
+	// but keeps a few characters in comments and regular expressions, where an escape means the same character.
+	const text = built.outputFiles[0].text.replace(
+		/[^\0-\x7f]/g,
+		(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+	);
+	const build = createHash("sha256").update(text).digest("hex").slice(0, 16);
+	await rm(join(dist, "cli", "bundle"), { recursive: true, force: true });
+	await writeFile(outfile, `// pi-event-index program ${build}\n${text}`);
+}
+
+/** The esbuild plugin that drops src/files/hash.ts's top-level `await hasherReady;` (and fails if it is gone). */
+function withoutHasherAwait() {
+	return {
+		name: "without-hasher-await",
+		setup(build) {
+			build.onLoad({ filter: /[\\/]files[\\/]hash\.js$/ }, async (args) => {
+				const text = await readFile(args.path, "utf8");
+				const statement = "await hasherReady;";
+				if (!text.includes(statement)) throw new Error(`${args.path}: no "${statement}" to drop`);
+				return { contents: text.replace(statement, ""), loader: "js" };
+			});
+		},
+	};
 }
 
 /** Bundles one compiled entry over itself: one file to load, its packages left to Node. */

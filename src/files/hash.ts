@@ -6,12 +6,19 @@ import xxhash from "xxhash-wasm";
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 
+/** The wasm hasher, once `hasherReady` has settled. */
+let hasher: Hasher;
+
 /**
- * The wasm hasher, loaded once per process (or worker) as this module loads (a top-level await), so no caller
- * prepares anything before its first hash. The package is imported statically: a dynamic import of it is not bundled
- * into a compiled Pi binary (Bun `--compile`).
+ * Settles when the wasm hasher is loaded, once per process (or worker). The await below makes every module that
+ * imports this one wait for it, so no caller prepares anything before its first hash; the one build without top-level
+ * await, the program script of scripts/bundle-cli.mjs, drops that statement and its entry awaits this first. The
+ * package is imported statically: a dynamic import of it is not bundled into a compiled Pi binary (Bun `--compile`).
  */
-const hasher: Hasher = await xxhash();
+export const hasherReady: Promise<void> = xxhash().then((loaded) => {
+	hasher = loaded;
+});
+await hasherReady;
 
 /**
  * Inputs longer than this are hashed in pieces. The hasher copies its input into its wasm memory, which grows to fit

@@ -1,5 +1,5 @@
 /**
- * Runs the real `pi-event-index` program (bin/pi-event-index.js, a real node child process) in a hermetic
+ * Runs the real `pi-event-index` program (bin/pi-event-index.cjs, a real node child process) in a hermetic
  * environment, and lays out real Pi session fixtures in a temporary agent dir the way Pi does.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -14,7 +14,7 @@ import { lineFactory } from "../helpers/session-lines.js";
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The program's launcher, as installed by the package's `bin`. */
-export const BIN = join(ROOT, "bin", "pi-event-index.js");
+export const BIN = join(ROOT, "bin", "pi-event-index.cjs");
 
 /** What one run of the program did. */
 export interface CliRun {
@@ -25,15 +25,17 @@ export interface CliRun {
 
 /** Variables that decide colour: a test sets them itself (the runner's own FORCE_COLOR must not leak in). */
 const COLOUR_VARIABLES = new Set(["FORCE_COLOR", "NO_COLOR"]);
+/** Variables a test sets itself when it wants them: the colour ones, and where the program keeps its code cache. */
+const OWN_VARIABLES = new Set([...COLOUR_VARIABLES, "XDG_CACHE_HOME"]);
 
 /**
- * The environment minus every PI_* and colour variable, with HOME moved into `home` (no real ~/.pi is ever
- * touched).
+ * The environment minus every PI_*, colour and cache-folder variable, with HOME moved into `home` (no real ~/.pi or
+ * ~/.cache is ever touched).
  */
 export function hermeticEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const [k, v] of Object.entries(process.env)) {
-		if (v !== undefined && !k.startsWith("PI_") && !COLOUR_VARIABLES.has(k)) env[k] = v;
+		if (v !== undefined && !k.startsWith("PI_") && !OWN_VARIABLES.has(k)) env[k] = v;
 	}
 	return { ...env, HOME: home, ...extra };
 }

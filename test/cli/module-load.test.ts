@@ -3,18 +3,9 @@
  * index as it is (`--no-sync`) loads no catch-up, verify, rebuild or lock-taking module, and no package it does not
  * use; the commands that do need them still load them on demand. Real child processes of the built program, with
  * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
- * graph decides what each command loads, in the bundle too), and the launcher, which runs the bundle.
+ * graph decides what each command loads, in the program script too), and the launcher, which runs that script.
  */
-import {
-	appendFileSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -26,6 +17,7 @@ import { lineFactory } from "../helpers/session-lines.js";
 import { BIN, cli, hermeticEnv, makeAgentDir, ROOT } from "./cli-harness.js";
 
 const HOOKS = join(ROOT, "test", "cli", "scripts", "log-modules.mjs");
+const REQUIRES = join(ROOT, "test", "cli", "scripts", "log-requires.cjs");
 /** The compiled program, unbundled. */
 const MAIN = join(ROOT, "dist", "cli", "main.js");
 
@@ -109,14 +101,21 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		expect(verified.modules.some((m) => m.endsWith("/dist/ingest/verify.js"))).toBe(true);
 	});
 
-	it("the launcher runs the bundle: a search loads a few files of it and none of dist/ one by one", async () => {
-		const r = await modulesOf(["search", "kaboom", "--no-sync", "--json"], BIN);
+	it("the launcher runs the one program script: a search loads no module of dist/ one by one, and no worker", async () => {
+		const log = join(base, "modules-launcher.txt");
+		const r = await runCommand(
+			process.execPath,
+			["--require", REQUIRES, BIN, "search", "kaboom", "--no-sync", "--json", ...g],
+			{
+				env: { ...env, MODULE_LOG: log },
+			},
+		);
 		expect(r.exitCode, r.stderr).toBe(0);
 		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
-		const ours = r.modules.filter((m) => m.includes("/dist/"));
-		expect(ours.length).toBeGreaterThan(0);
-		expect(ours.filter((m) => !m.includes("/dist/cli/bundle/"))).toEqual([]);
-		expect(ours.length).toBeLessThan(30);
+		const { dist, ours } = distModulesIn(log);
+		// The script itself runs through node:vm, so it is no module of its own.
+		expect(ours).toEqual([`${dist}cli/launch.cjs`]);
+		expect(readFileSync(log, "utf8").split("\n")).not.toContain("node:worker_threads");
 	});
 
 	it("Pi's entry, dist/extension.js, is one file: loading it loads no other module of dist/", async () => {
@@ -158,16 +157,13 @@ w.on("error", (e) => { console.error(e); process.exit(3); });`,
 });
 
 describe.runIf(HAS_NODE22_PACKAGE)("the compiled code of the program", () => {
-	it("is kept between runs on a Node that has a compile cache (22.1 and later)", async () => {
-		const tmp = join(base, "tmp-node22");
-		mkdirSync(tmp);
+	it("is kept between runs on Node 22 too", async () => {
+		const xdg = join(base, "cache-node22");
 		const r = await runCommand(NODE22, [BIN, "search", "kaboom", "--no-sync", "--json", ...g], {
-			env: { ...env, TMPDIR: tmp },
+			env: { ...env, XDG_CACHE_HOME: xdg },
 		});
 		expect(r.exitCode, r.stderr).toBe(0);
-		const cache = join(tmp, "node-compile-cache");
-		expect(existsSync(cache)).toBe(true);
-		expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+		expect(readdirSync(join(xdg, "pi-event-index")).filter((f) => /-v22\.\d+\.\d+-/.test(f))).toHaveLength(1);
 	});
 });
 

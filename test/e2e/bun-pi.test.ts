@@ -44,7 +44,7 @@ const PAIRS: PiPair[] = [
 	},
 ];
 
-const CLI = join(REPO_ROOT, "bin", "pi-event-index.js");
+const CLI = join(REPO_ROOT, "bin", "pi-event-index.cjs");
 const MARKER_A = "quixoticpelican";
 const MARKER_B = "lanternmarsupial";
 

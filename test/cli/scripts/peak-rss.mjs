@@ -1,4 +1,4 @@
-// Runs the compiled program (dist/cli/run.js) in this process on the given arguments, as bin/pi-event-index.js
+// Runs the compiled program (dist/cli/run.js) in this process on the given arguments, as bin/pi-event-index.cjs
 // would, then prints this process's peak resident set size (worker threads included) as the last stderr line:
 // `peak-rss <bytes>`. The exit code is the program's.
 import { runCli } from "../../../dist/cli/run.js";
