@@ -139,6 +139,11 @@ export const PREFETCH_MIN_BYTES = 8 << 20;
 export interface JobHooks {
 	shouldStop?: () => boolean;
 	onProgress?: (p: CatchUpProgress) => void;
+	/**
+	 * Told true while the job only plans (reads, holds no lock: it may be ended at once without losing anything),
+	 * false when that is over.
+	 */
+	planning?: (reading: boolean) => void;
 }
 
 /** Catch-up options for a job; it stops as soon as any of `locks` is compromised or the caller asks. */
@@ -242,4 +247,43 @@ export async function runCatchUpJob(
 	} finally {
 		await lock.release();
 	}
+}
+
+/**
+ * A catch-up that plans its pass before taking the lock, as the CLI's does (IndexManager's `plan`): a pass that would
+ * change nothing ends there, having taken no lock and written nothing, and while it plans (`hooks.planning`) the job
+ * may be ended at once. Pi's catch-up worker runs this at every session start, and Pi's print mode closes before the
+ * plan of a large corpus is done (docs/lifecycle.md, "Discovery and catch-up"). A check of the store (`reindex`), a
+ * read-only or a damaged store go straight to runCatchUpJob, which decides them under the lock.
+ */
+export async function runPlannedCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Promise<CatchUpOutcome> {
+	if (job.checkStore) return runCatchUpJob(job, hooks);
+	const opened = await openStore({ dir: job.indexDir, lockStaleMs: job.lockStaleMs });
+	if (!opened.ok || opened.store.readOnly || opened.store.fresh === "corrupt") {
+		if (opened.ok) opened.store.close();
+		return runCatchUpJob(job, hooks);
+	}
+	const store = opened.store;
+	let planned: PlannedPass | undefined;
+	try {
+		hooks.planning?.(true);
+		const forgotten = new Forgotten(job.indexDir, job.excludeWorkspaces);
+		const inWorkspace = inWorkspaceOf(job.workspaceDirs);
+		const plan = planPass(store.db, { roots: job.roots, extraFiles: job.extraFiles, inWorkspace, forgotten });
+		if (planIsEmpty(store.db, plan)) {
+			const result = emptyCatchUpResult(0);
+			hooks.onProgress?.(result);
+			return { kind: "done", result };
+		}
+		planned = { generation: store.generation, plan };
+	} catch {
+		// Damage or a failure while planning: the pass under the lock meets it too and handles it.
+	} finally {
+		hooks.planning?.(false);
+		store.close();
+	}
+	// A stop that came while it planned (close() ending a planning worker posts one first) is seen before the lock.
+	await new Promise<void>((r) => setImmediate(r));
+	if (hooks.shouldStop?.()) return { kind: "done", result: { ...emptyCatchUpResult(0), stopped: true } };
+	return runCatchUpJob(job, hooks, planned);
 }

@@ -1,7 +1,7 @@
 /** Worker-thread side of background catch-up and rebuilds: runs one job and reports progress to the parent. */
 import { parentPort, workerData } from "node:worker_threads";
 import { setSecretRedaction } from "../text/redact.js";
-import { type CatchUpJob, runCatchUpJob } from "./catch-up-job.js";
+import { type CatchUpJob, runPlannedCatchUpJob } from "./catch-up-job.js";
 import { rebuildStore } from "./rebuild.js";
 
 /** What the parent asks the worker to do. */
@@ -16,6 +16,8 @@ export type WorkerMessage =
 	/** Every module of the worker loaded (sent first). */
 	| { type: "ready" }
 	| { type: "progress"; progress: import("../contract.js").CatchUpProgress }
+	/** The job only reads and holds no lock from `reading: true` until `reading: false` (JobHooks.planning). */
+	| { type: "planning"; reading: boolean }
 	| {
 			type: "outcome";
 			outcome: import("./catch-up-job.js").CatchUpOutcome | import("./rebuild.js").RebuildOutcome;
@@ -35,7 +37,8 @@ const hooks = {
 	shouldStop: () => stopping,
 	onProgress: (progress: import("../contract.js").CatchUpProgress) =>
 		parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
+	planning: (reading: boolean) => parentPort?.postMessage({ type: "planning", reading } satisfies WorkerMessage),
 };
-const outcome = job.mode === "rebuild" ? await rebuildStore(job, hooks) : await runCatchUpJob(job, hooks);
+const outcome = job.mode === "rebuild" ? await rebuildStore(job, hooks) : await runPlannedCatchUpJob(job, hooks);
 parentPort?.postMessage({ type: "outcome", outcome } satisfies WorkerMessage);
 parentPort?.close();

@@ -55,6 +55,11 @@ function unavailable(failed: Extract<OpenStoreResult, { ok: false }>): Error {
 		: new IndexUnavailableError(failed.error, failed.sqliteCode);
 }
 
+/** The outcome of a catch-up whose worker close() ended before it wrote anything. */
+function stoppedCatchUp(): CatchUpOutcome {
+	return { kind: "done", result: { ...emptyCatchUpResult(0), stopped: true } };
+}
+
 /** How long `unforget` waits for the write lock to index a session again (a person waits for it). */
 const FORGET_BUSY_WAIT_MS = 30_000;
 
@@ -124,6 +129,11 @@ export class IndexManager {
 	private running: Promise<CatchUpOutcome> | undefined;
 	/** Live worker threads (a rebuild may run beside a catch-up). */
 	private readonly workers = new Set<Worker>();
+	/**
+	 * The workers that may be ended at once, losing nothing: still loading their modules, or planning a pass (reading
+	 * only, no lock: catch-up-job.ts `runPlannedCatchUpJob`). Closing waits for the others to finish their open batch.
+	 */
+	private readonly endable = new Set<Worker>();
 	private stopRequested = false;
 	private lastProgress: CatchUpProgress | undefined;
 	private readonly listeners = new Set<(p: CatchUpProgress) => void>();
@@ -421,13 +431,19 @@ export class IndexManager {
 				return;
 			}
 			this.workers.add(worker);
+			this.endable.add(worker);
 			// The worker must not keep Pi (or a CLI) alive on its own.
 			worker.unref();
 			let ready = false;
 			let fellBack = false;
 			worker.on("message", (m: WorkerMessage) => {
-				if (m.type === "ready") ready = true;
-				else if (m.type === "progress") this.emit(m.progress);
+				if (m.type === "ready") {
+					ready = true;
+					this.endable.delete(worker);
+				} else if (m.type === "planning") {
+					if (m.reading) this.endable.add(worker);
+					else this.endable.delete(worker);
+				} else if (m.type === "progress") this.emit(m.progress);
 				else if (m.type === "outcome") settle(m.outcome as T);
 			});
 			worker.on("error", (err) => {
@@ -444,7 +460,11 @@ export class IndexManager {
 			});
 			worker.on("exit", () => {
 				this.workers.delete(worker);
-				if (!fellBack) failed("the index worker exited early");
+				this.endable.delete(worker);
+				if (fellBack) return;
+				// Ended by close() while it only loaded or planned: a catch-up stopped, not a failure.
+				if (this.stopRequested && job.mode === "catch-up") settle(stoppedCatchUp() as T);
+				else failed("the index worker exited early");
 			});
 		});
 	}
@@ -492,7 +512,9 @@ export class IndexManager {
 		this.checkpoints?.cancel();
 		for (const w of this.workers) w.postMessage({ type: "stop" });
 		const running = this.running;
-		if (running) await this.waitForCatchUp(5_000);
+		// A worker that only loads or plans has nothing to finish: Pi's print mode ends before a large corpus's plan.
+		const writing = [...this.workers].some((w) => !this.endable.has(w));
+		if (running && writing) await this.waitForCatchUp(5_000);
 		// A worker that did not finish its open batch in time is ended; its transaction rolls back.
 		await Promise.all([...this.workers].map((w) => w.terminate()));
 		this.closed = true;

@@ -2,7 +2,6 @@
  * The long string values of a line read without holding it whole (long-line-read.ts): their markers, and their text
  * decoded window by window from the session file, each window as JSON.parse would have decoded it within the line.
  */
-import { randomBytes } from "node:crypto";
 import { readRange } from "../files/read-range.js";
 import { BACKSLASH, LETTER_U, type LongValueSpan } from "../parse/long-line.js";
 import { decodeUtf8 } from "../parse/parse-chunk.js";
@@ -12,14 +11,23 @@ import type { LongValues } from "../parse/types.js";
 const VALUE_WINDOW_BYTES = 64 * 1024;
 
 // Private-use brackets and a per-process nonce: no text of a session holds one of this process's markers.
-const NONCE = randomBytes(9).toString("base64url");
-const MARKER_OPEN = `\uE000${NONCE}:`;
+// Made at the first long line, not as the module loads: node:crypto costs Pi's start 3 ms on Node 22, and few
+// sessions have such a line (the Web Crypto global is loaded only when first used, on Node and on Bun alike).
+let markers: { nonce: string; open: string; pattern: RegExp } | undefined;
 const MARKER_CLOSE = "\uE001";
-const MARKER = new RegExp(`${MARKER_OPEN}(\\d+)${MARKER_CLOSE}`, "g");
+
+function theMarkers(): { nonce: string; open: string; pattern: RegExp } {
+	if (markers === undefined) {
+		const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString("base64url");
+		const open = `\uE000${nonce}:`;
+		markers = { nonce, open, pattern: new RegExp(`${open}(\\d+)${MARKER_CLOSE}`, "g") };
+	}
+	return markers;
+}
 
 /** The marker string that stands for long value `index` in a line's skeleton, as the UTF-8 of its JSON text. */
 export function markerBytes(index: number): Uint8Array {
-	return Buffer.from(`${MARKER_OPEN}${index}${MARKER_CLOSE}`, "utf8");
+	return Buffer.from(`${theMarkers().open}${index}${MARKER_CLOSE}`, "utf8");
 }
 
 /** Number of backslashes that end just before `at` (down to `floor`). */
@@ -100,10 +108,10 @@ export function* valueParts(read: ReadRange, span: LongValueSpan, windowBytes = 
 export function fileLongValues(fd: number, lineStart: number, spans: readonly LongValueSpan[]): LongValues {
 	const read: ReadRange = (start, end, allocate) => readRange(fd, start, end, allocate);
 	return {
-		holds: (text) => text.includes(MARKER_OPEN),
+		holds: (text) => text.includes(theMarkers().open),
 		*parts(text) {
 			let at = 0;
-			for (const m of text.matchAll(MARKER)) {
+			for (const m of text.matchAll(theMarkers().pattern)) {
 				const index = m.index ?? 0;
 				if (index > at) yield text.slice(at, index);
 				const span = spans[Number(m[1])];
@@ -118,5 +126,5 @@ export function fileLongValues(fd: number, lineStart: number, spans: readonly Lo
 
 /** True when `json` (an event's facts as JSON) holds a marker: the line must be parsed whole. */
 export function holdsMarker(json: string): boolean {
-	return json.includes(NONCE);
+	return json.includes(theMarkers().nonce);
 }
