@@ -20,10 +20,21 @@ import { pathToFileURL } from "node:url";
 export const PROGRAM = join("cli", "program.cjs");
 
 /**
- * Packages the program leaves to Node: the native addon's. The rest are carried, so the script makes no `import()` of
- * its own (Node 20 runs one from a script with a code cache only behind an experimental flag).
+ * The program carries every package it uses, so the script makes no `import()` of its own (Node 20 runs one from a
+ * script with a code cache only behind an experimental flag) and loads no package file by file. better-sqlite3's
+ * JavaScript too: its module (src/store/better-sqlite3-module.ts) is swapped for one that requires the package by
+ * name, which esbuild then carries; its addon is still loaded by path.
  */
-const PROGRAM_EXTERNAL = ["better-sqlite3"];
+function carriedBetterSqlite3(root) {
+	return {
+		name: "carried-better-sqlite3",
+		setup(build) {
+			build.onResolve({ filter: /[\\/]better-sqlite3-module\.js$/ }, () => ({
+				path: join(root, "scripts", "carried-better-sqlite3.cjs"),
+			}));
+		},
+	};
+}
 
 /** Builds dist/cli/program.cjs and replaces dist/extension.js by its bundle; false when esbuild is not installed. */
 export async function bundleCli(root) {
@@ -58,12 +69,11 @@ async function buildProgram(esbuild, dist) {
 		format: "cjs",
 		platform: "node",
 		target: "node20",
-		external: PROGRAM_EXTERNAL,
 		logLevel: "error",
 		define: { "import.meta.url": "__importMetaUrl" },
 		// Strict, as the ES modules it is made of were (a directive only counts before any other statement).
 		banner: { js: '"use strict";\nvar __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-		plugins: [ownUrls(outdir), withoutHasherAwait()],
+		plugins: [ownUrls(outdir), withoutHasherAwait(), carriedBetterSqlite3(dirname(dist))],
 	});
 	// ASCII only, so the launcher reads it as latin1 (a copy, not a UTF-8 decode of 600 KB). esbuild escapes strings
 	// but keeps a few characters in comments and regular expressions, where an escape means the same character.

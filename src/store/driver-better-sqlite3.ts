@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
+import { betterSqlite3Module } from "./better-sqlite3-module.js";
 import {
 	DriverLoadError,
 	type DriverOpenRequest,
@@ -30,12 +31,12 @@ export async function loadBetterSqlite3(): Promise<OpenDriver> {
 	// better-sqlite3 reads this once, when the addon loads, to allow `file:` URIs (needed for `immutable`).
 	// Our own paths are absolute, so URI parsing changes nothing else.
 	process.env.SQLITE_USE_URI ??= "1";
-	const require = createRequire(import.meta.url);
+	const requireHere = createRequire(import.meta.url);
 	let Database: typeof BetterSqlite3;
 	let nativeBinding: string | undefined;
 	try {
-		const entry = require.resolve("better-sqlite3");
-		Database = require(entry) as typeof BetterSqlite3;
+		const entry = requireHere.resolve("better-sqlite3");
+		Database = betterSqlite3Module(requireHere, entry);
 		const addon = fileURLToPath(new URL(`../${ADDON_FILE}`, pathToFileURL(entry)));
 		if (existsSync(addon)) nativeBinding = addon;
 	} catch (err) {

@@ -113,8 +113,15 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		expect(r.exitCode, r.stderr).toBe(0);
 		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
 		const { dist, ours } = distModulesIn(log);
-		// The script itself runs through node:vm, so it is no module of its own.
+		// The script itself runs through node:vm, so it is no module of its own; it carries its packages, so the only
+		// file of node_modules loaded is better-sqlite3's addon.
 		expect(ours).toEqual([`${dist}cli/launch.cjs`]);
+		const packages = readFileSync(log, "utf8")
+			.split("\n")
+			.filter((m) => m.includes("/node_modules/"));
+		expect(packages.map((m) => m.replace(/.*\/node_modules\//, ""))).toEqual([
+			"better-sqlite3/build/Release/better_sqlite3.node",
+		]);
 		expect(readFileSync(log, "utf8").split("\n")).not.toContain("node:worker_threads");
 	});
 
