@@ -18,6 +18,7 @@ import { parentCycleText } from "../text/cycle-text.js";
 import { emptiedText } from "../text/emptied-text.js";
 import { framedText, oneLine, SESSION_TEXT_MARK, escapeValue as v } from "../text/safe-text.js";
 import { weakText } from "../text/weak-text.js";
+import { NON_WORD_RUN } from "../text/word-classes.js";
 import { highlightTerms, NO_COLOUR, type Style } from "./colour.js";
 import { flagOfField } from "./fields.js";
 
@@ -135,7 +136,7 @@ function searchHeading(query: string, r: EventSearchResult): string {
 
 /** The words of a query, for highlighting (identifiers split as the index splits them). */
 function queryWords(query: string): string[] {
-	return query.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+	return query.split(NON_WORD_RUN.in(query)).filter((w) => w !== "");
 }
 
 function hitLines(h: EventSearchHit, i: number, query: string, extras: SearchExtras, st: Style): string[] {

@@ -8,6 +8,7 @@ import { isLowSurrogate } from "../text/code-points.js";
 import { foldLikeUnicode61 } from "../text/fold.js";
 import { isUnicode61Separator } from "../text/query-compiler.js";
 import { hasCjk } from "../text/search-text.js";
+import { WORD_RUN } from "../text/word-classes.js";
 
 /** Occurrences considered per phrase: bounds the work on a very repetitive text. */
 const MAX_OCCURRENCES_PER_PHRASE = 2000;
@@ -38,7 +39,7 @@ export function occurrences(folded: string, needle: string, max = MAX_OCCURRENCE
 /** Tokens (letter/number runs) in `s`: the window's width in words. */
 function tokenCount(s: string): number {
 	let n = 0;
-	for (const _ of s.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) n++;
+	for (const _ of s.matchAll(WORD_RUN.in(s))) n++;
 	return n;
 }
 

@@ -5,12 +5,11 @@
  * non-ASCII code points are folded one by one.
  */
 import { codePointLength, sliceCodePoints } from "../text/code-points.js";
-
-const NON_ASCII = /\P{ASCII}/u;
+import { COMBINING_MARK, isAscii } from "../text/word-classes.js";
 
 /** Folds text the way the tokenizer does (lower case, diacritics removed). */
 function fold(s: string): string {
-	return s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+	return isAscii(s) ? s.toLowerCase() : s.normalize("NFD").replace(COMBINING_MARK, "").toLowerCase();
 }
 
 /** A piece of folded text: where it starts in the folded string and at which original code point. */
@@ -25,7 +24,7 @@ interface Piece {
  * fold in bulk and keep their length; other code points are folded one at a time.
  */
 function foldWithPieces(text: string): { folded: string; pieces: Piece[] | null } {
-	if (!NON_ASCII.test(text)) return { folded: text.toLowerCase(), pieces: null };
+	if (isAscii(text)) return { folded: text.toLowerCase(), pieces: null };
 	let folded = "";
 	const pieces: Piece[] = [];
 	let cp = 0;

@@ -16,6 +16,7 @@ import { compileQuery, type QueryToken, segmentTokens, splitQuery, unicode61Toke
 import { type AskedKind, askedKind, namesTheAsking, requestWords } from "./request-words.js";
 import { MAX_WORD_FORMS, wordForms } from "./stem.js";
 import { isStopword } from "./stopwords.js";
+import { EDGE_NON_WORD, IDENTIFIER_MARK } from "./word-classes.js";
 
 /**
  * One unit of the query. Every string in `variants` and `prefix` is valid double-quoted in an FTS5 MATCH
@@ -181,11 +182,13 @@ function isInflectable(raw: string, tokens: QueryToken[]): boolean {
 	if (!/^[A-Za-z]{2,}$/u.test(word)) return false;
 	if (/^[A-Z]+$/u.test(word) || /[a-z][A-Z]/u.test(word)) return false;
 	// Digits, `_` or a dot between token characters anywhere in the typed segment mark an identifier.
-	return !/[\p{N}_]|[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(raw);
+	return !IDENTIFIER_MARK.in(raw).test(raw);
 }
 
 /** `Caroline's` → `Caroline` (the possessive is not part of the word), keeping any trailing punctuation. */
 function withoutPossessive(segment: string): string {
+	// No apostrophe, nothing to strip (and no Unicode pattern to compile).
+	if (!segment.includes("'") && !segment.includes("’")) return segment;
 	const stripped = segment.replace(/(?<=\p{L})['’][sS](?=[^\p{L}\p{N}]*$)/u, "");
 	return unicode61Tokens(stripped).length > 0 ? stripped : segment;
 }
@@ -197,8 +200,5 @@ const MAX_STOPWORD_SEGMENT = 40;
 function contractionForm(segment: string): string {
 	// Every stopword is short; the guard keeps the trimming regex linear on hostile input.
 	if (segment.length > MAX_STOPWORD_SEGMENT) return "";
-	return segment
-		.toLowerCase()
-		.replaceAll("’", "'")
-		.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+	return segment.toLowerCase().replaceAll("’", "'").replace(EDGE_NON_WORD.in(segment), "");
 }

@@ -18,13 +18,18 @@
 export const CJK_CLASS =
 	"[[\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\u30FC\\uFF70\\uFF9E\\uFF9F]&&[\\p{L}\\p{Nl}]]";
 // The v flag (set intersection) keeps CJK symbols and punctuation out of runs; built at run time because the
-// TypeScript target predates it.
-const CJK_TEST = new RegExp(CJK_CLASS, "v");
+// TypeScript target predates it, and at first use: building the Unicode sets costs 0.7 ms, paid by every process
+// that loads this module (a CLI search of ASCII words never needs them).
+let cjkPatterns: { test: RegExp; runSlice: RegExp } | undefined;
+function cjk(): { test: RegExp; runSlice: RegExp } {
+	cjkPatterns ??= { test: new RegExp(CJK_CLASS, "v"), runSlice: new RegExp(`${CJK_CLASS}{1,${RUN_SLICE}}`, "gv") };
+	return cjkPatterns;
+}
 /**
  * UTF-16 code units one of which every CJK letter has (a BMP letter itself, an astral one its high surrogate): the
- * cheap first test. CJK_TEST scans two-byte text at about 9 ns a character (one-byte text fails at once), and most
+ * cheap first test. The class scans two-byte text at about 9 ns a character (one-byte text fails at once), and most
  * two-byte text in sessions is so only for punctuation (U+2000–U+2E7F), emoji (surrogates D83C–D83E and any low
- * surrogate) and variation selectors, none of which this holds. Checked against CJK_TEST for every code point in
+ * surrogate) and variation selectors, none of which this holds. Checked against the class for every code point in
  * test/text/search-text.test.ts.
  */
 const CJK_UNITS = /[\u1100-\u11FF\u2E80-\uD83B\uD83F-\uDBFF\uE000-\uFDFF\uFE10-\uFFFF]/;
@@ -35,7 +40,6 @@ const CJK_UNITS = /[\u1100-\u11FF\u2E80-\uD83B\uD83F-\uDBFF\uE000-\uFDFF\uFE10-\
  * overflowed the stack and its whole session file failed to index.
  */
 const RUN_SLICE = 4096;
-const CJK_RUN_SLICE = new RegExp(`${CJK_CLASS}{1,${RUN_SLICE}}`, "gv");
 /**
  * Tokens joined per piece when a run is expanded, so a long run's bigrams are never all in one array: for a run of
  * 2.79 million characters, one array ran a worker out of memory under a 64 MiB old generation; pieces fit in 40.
@@ -44,13 +48,13 @@ const EXPAND_PIECE = 4096;
 
 /** True when `text` contains at least one CJK letter. */
 export function hasCjk(text: string): boolean {
-	return CJK_UNITS.test(text) && CJK_TEST.test(text);
+	return CJK_UNITS.test(text) && cjk().test.test(text);
 }
 
 /** Every maximal CJK run in `text`, in order, with its UTF-16 start offset. */
 export function cjkRuns(text: string): Array<{ index: number; run: string }> {
 	const out: Array<{ index: number; run: string }> = [];
-	for (const m of text.matchAll(CJK_RUN_SLICE)) {
+	for (const m of text.matchAll(cjk().runSlice)) {
 		const index = m.index ?? 0;
 		const last = out[out.length - 1];
 		if (last !== undefined && last.index + last.run.length === index) last.run += m[0];
