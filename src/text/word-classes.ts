@@ -6,7 +6,7 @@
  * pair against the other on ASCII text.
  */
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** True when every UTF-16 unit of `s` is ASCII. */
 export function isAscii(s: string): boolean {
