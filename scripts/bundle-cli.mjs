@@ -45,12 +45,30 @@ export async function bundleCli(root) {
 		return false;
 	}
 	const dist = join(root, "dist");
+	await oneFileBetterSqlite3(esbuild, root, dist);
 	await buildProgram(esbuild, dist);
 	await bundleInPlace(esbuild, join(dist, "extension.js"), dist, { external: EXTENSION_EXTERNAL });
 	// After the program and the extension, which import none of these (types only).
 	for (const entry of WORKER_ENTRIES)
 		await bundleInPlace(esbuild, join(dist, "ingest", `${entry}.js`), join(dist, "ingest"));
 	return true;
+}
+
+/**
+ * better-sqlite3's JavaScript (and the `bindings` package it falls back on) as one CommonJS file beside the driver,
+ * dist/store/better-sqlite3.cjs (src/store/better-sqlite3-module.ts requires it). Its addon stays where it is.
+ */
+async function oneFileBetterSqlite3(esbuild, root, dist) {
+	const { createRequire } = await import("node:module");
+	await esbuild.build({
+		entryPoints: [createRequire(join(root, "package.json")).resolve("better-sqlite3")],
+		outfile: join(dist, "store", "better-sqlite3.cjs"),
+		bundle: true,
+		format: "cjs",
+		platform: "node",
+		target: "node20",
+		logLevel: "error",
+	});
 }
 
 /**

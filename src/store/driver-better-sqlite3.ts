@@ -36,9 +36,9 @@ export async function loadBetterSqlite3(): Promise<OpenDriver> {
 	let nativeBinding: string | undefined;
 	try {
 		const entry = requireHere.resolve("better-sqlite3");
-		Database = betterSqlite3Module(requireHere, entry);
 		const addon = fileURLToPath(new URL(`../${ADDON_FILE}`, pathToFileURL(entry)));
 		if (existsSync(addon)) nativeBinding = addon;
+		Database = betterSqlite3Module(requireHere, entry, nativeBinding !== undefined);
 	} catch (err) {
 		throw loadFailure(err);
 	}

@@ -125,6 +125,22 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		expect(readFileSync(log, "utf8").split("\n")).not.toContain("node:worker_threads");
 	});
 
+	it("the compiled modules load better-sqlite3's JavaScript as the build's one file, not the package's files", async () => {
+		const log = join(base, "modules-driver.txt");
+		const r = await runCommand(
+			process.execPath,
+			["--require", REQUIRES, MAIN, "search", "kaboom", "--no-sync", "--json", ...g],
+			{
+				env: { ...env, MODULE_LOG: log },
+			},
+		);
+		expect(r.exitCode, r.stderr).toBe(0);
+		const loaded = readFileSync(log, "utf8").split("\n");
+		expect(
+			loaded.filter((m) => m.includes("better-sqlite3")).map((m) => m.replace(/.*\/(dist|node_modules)\//, "$1/")),
+		).toEqual(["dist/store/better-sqlite3.cjs", "node_modules/better-sqlite3/build/Release/better_sqlite3.node"]);
+	});
+
 	it("Pi's entry, dist/extension.js, is one file: loading it loads no other module of dist/", async () => {
 		const log = join(base, "modules-extension.txt");
 		const load = `const m = await import(${JSON.stringify(join(ROOT, "dist", "extension.js"))}); if (typeof m.default !== "function") process.exit(3);`;
