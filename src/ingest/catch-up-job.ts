@@ -10,6 +10,7 @@ import type { SqliteDb } from "../store/driver.js";
 import { releaseFreePages } from "../store/free-pages.js";
 import { FTS_DEFAULT_WRITE_SETTINGS, type FtsWriteSettings, setFtsWriteSettings } from "../store/fts-settings.js";
 import { type LockHandle, takeLock } from "../store/lock.js";
+import { heldByLiveProcess, lockHolderInfo } from "../store/lock-holder.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
@@ -258,6 +259,9 @@ export async function runCatchUpJob(
  */
 export async function runPlannedCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}): Promise<CatchUpOutcome> {
 	if (job.checkStore) return runCatchUpJob(job, hooks);
+	// Another live process catching up would make the plan wasted work: skipped at once, as under the lock.
+	if (heldByLiveProcess(await lockHolderInfo(job.indexDir, CATCH_UP_LOCK)))
+		return { kind: "skipped", reason: "locked" };
 	const opened = await openStore({ dir: job.indexDir, lockStaleMs: job.lockStaleMs });
 	if (!opened.ok || opened.store.readOnly || opened.store.fresh === "corrupt") {
 		if (opened.ok) opened.store.close();

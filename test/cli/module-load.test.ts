@@ -52,6 +52,15 @@ async function modulesOf(args: string[], program = MAIN) {
 	return { ...r, modules: readFileSync(log, "utf8").trim().split("\n") };
 }
 
+/** The CommonJS modules and builtins one run of `program` loaded (log-requires.cjs), and what it printed. */
+async function requiredBy(program: string, args: string[]) {
+	const log = join(base, `requires-${Math.random().toString(36).slice(2)}.txt`);
+	const r = await runCommand(process.execPath, ["--require", REQUIRES, program, ...args, ...g], {
+		env: { ...env, MODULE_LOG: log },
+	});
+	return { r, loaded: readFileSync(log, "utf8").split("\n") };
+}
+
 beforeAll(async () => {
 	base = mkdtempSync(join(tmpdir(), "pei-modules-"));
 	agentDir = join(base, "agent");
@@ -102,40 +111,22 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 	});
 
 	it("the launcher runs the one program script: a search loads no module of dist/ one by one, and no worker", async () => {
-		const log = join(base, "modules-launcher.txt");
-		const r = await runCommand(
-			process.execPath,
-			["--require", REQUIRES, BIN, "search", "kaboom", "--no-sync", "--json", ...g],
-			{
-				env: { ...env, MODULE_LOG: log },
-			},
-		);
+		const { r, loaded } = await requiredBy(BIN, ["search", "kaboom", "--no-sync", "--json"]);
 		expect(r.exitCode, r.stderr).toBe(0);
 		expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
-		const { dist, ours } = distModulesIn(log);
 		// The script itself runs through node:vm, so it is no module of its own; it carries its packages, so the only
 		// file of node_modules loaded is better-sqlite3's addon.
-		expect(ours).toEqual([`${dist}cli/launch.cjs`]);
-		const packages = readFileSync(log, "utf8")
-			.split("\n")
-			.filter((m) => m.includes("/node_modules/"));
-		expect(packages.map((m) => m.replace(/.*\/node_modules\//, ""))).toEqual([
+		const dist = `${pathToFileURL(join(ROOT, "dist")).href}/`;
+		expect(loaded.filter((m) => m.startsWith(dist))).toEqual([`${dist}cli/launch.cjs`]);
+		expect(loaded.filter((m) => m.includes("/node_modules/")).map((m) => m.replace(/.*\/node_modules\//, ""))).toEqual([
 			"better-sqlite3/build/Release/better_sqlite3.node",
 		]);
-		expect(readFileSync(log, "utf8").split("\n")).not.toContain("node:worker_threads");
+		expect(loaded).not.toContain("node:worker_threads");
 	});
 
 	it("the compiled modules load better-sqlite3's JavaScript as the build's one file, not the package's files", async () => {
-		const log = join(base, "modules-driver.txt");
-		const r = await runCommand(
-			process.execPath,
-			["--require", REQUIRES, MAIN, "search", "kaboom", "--no-sync", "--json", ...g],
-			{
-				env: { ...env, MODULE_LOG: log },
-			},
-		);
+		const { r, loaded } = await requiredBy(MAIN, ["search", "kaboom", "--no-sync", "--json"]);
 		expect(r.exitCode, r.stderr).toBe(0);
-		const loaded = readFileSync(log, "utf8").split("\n");
 		expect(
 			loaded.filter((m) => m.includes("better-sqlite3")).map((m) => m.replace(/.*\/(dist|node_modules)\//, "$1/")),
 		).toEqual(["dist/store/better-sqlite3.cjs", "node_modules/better-sqlite3/build/Release/better_sqlite3.node"]);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LOG_FILE } from "../../src/files/log.js";
 import { type CatchUpJob, runCatchUpJob, runPlannedCatchUpJob } from "../../src/ingest/catch-up-job.js";
 import { CATCH_UP_LOCK } from "../../src/ingest/lock-names.js";
+import { takeLock } from "../../src/store/lock.js";
 import { lockHolderInfo } from "../../src/store/lock-holder.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../store/temp-store.js";
@@ -68,6 +69,21 @@ describe("a catch-up planned before the lock", () => {
 		});
 		expect(await lockedWhileReading).toBe(false);
 		expect(outcome).toMatchObject({ kind: "done", result: { indexed: 1, stopped: false } });
+	});
+
+	it("skips at once, planning nothing, while another holds the catch-up lock", async () => {
+		const { job, files } = await indexedJob();
+		appendFileSync(files[2], lineFactory({ prefix: "late" }).user("left for the holder of the lock"));
+		const held = await takeLock(job.indexDir, CATCH_UP_LOCK);
+		expect(held.ok).toBe(true);
+		const said: boolean[] = [];
+		try {
+			const outcome = await runPlannedCatchUpJob(job, { planning: (reading) => said.push(reading) });
+			expect(outcome).toEqual({ kind: "skipped", reason: "locked" });
+			expect(said).toEqual([]);
+		} finally {
+			if (held.ok) await held.handle.release();
+		}
 	});
 
 	it("a stop that came while it planned ends it before the lock, writing nothing", async () => {
