@@ -25,7 +25,7 @@ function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * True when `path` is a folder (or file) this user owns and nobody else may write: cached code runs as the program,
+ * True when `target` is a folder (or file) this user owns and nobody else may write: cached code runs as the program,
  * so a cache another user could have written is never read.
  */
 function ownedAndPrivate(target: string, folder: boolean): boolean {
@@ -54,14 +54,29 @@ function readCache(dir: string, name: string): Buffer | undefined {
 	}
 }
 
+/** The cache folder made if missing; false when it is not this user's private folder (nothing is written then). */
+function privateFolder(dir: string): boolean {
+	try {
+		fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	} catch {
+		return false;
+	}
+	return ownedAndPrivate(dir, true);
+}
+
+/** A temp file older than this was left by a run that died while writing. */
+const LEFT_TEMP_MS = 60_000;
+
 /** Writes the cache whole or not at all (a temp file renamed over it); drops the caches of other builds. */
 function writeCache(dir: string, name: string, build: string, data: Buffer): void {
 	try {
-		fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-		if (!ownedAndPrivate(dir, true)) return;
 		const present = fs.readdirSync(dir);
-		for (const other of present)
-			if (other.endsWith(".bin") && !other.startsWith(`${build}-`)) fs.rmSync(path.join(dir, other));
+		for (const other of present) {
+			const file = path.join(dir, other);
+			if (other.endsWith(".bin") && !other.startsWith(`${build}-`)) fs.rmSync(file, { force: true });
+			else if (other.endsWith(".tmp") && fs.lstatSync(file).mtimeMs < Date.now() - LEFT_TEMP_MS)
+				fs.rmSync(file, { force: true });
+		}
 		if (present.filter((f) => f.startsWith(`${build}-`)).length >= MAX_CACHE_FILES) return;
 		const temp = path.join(dir, `.${name}.${process.pid}.tmp`);
 		const fd = fs.openSync(temp, "wx", 0o600);
@@ -96,7 +111,8 @@ function runProgram(file: string, argv: readonly string[], env: NodeJS.ProcessEn
 		filename: file,
 		cachedData,
 	});
-	if (cachedData === undefined || script.cachedDataRejected === true) {
+	// Made at exit (a few ms, once), so only where it can be kept: not on every run of a read-only home.
+	if ((cachedData === undefined || script.cachedDataRejected === true) && privateFolder(dir)) {
 		process.once("exit", () => writeCache(dir, name, build, script.createCachedData()));
 	}
 	const program = { exports: {}, filename: file, id: file, loaded: false };

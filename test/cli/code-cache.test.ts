@@ -5,7 +5,17 @@
  * processes of the built program; what is asserted is what lands on disk and what the program answers.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,11 +103,14 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("the code cache", () => {
 		expect(readFileSync(file).equals(Buffer.alloc(bytes.length, 0x5a))).toBe(false);
 	});
 
-	it("another build's caches are dropped when this build writes its own", async () => {
+	it("another build's caches, and a temp file a dead writer left, are dropped when this build writes its own", async () => {
 		const { env, dir } = cacheHome("other-build");
 		mkdirSync(dir, { mode: 0o700 });
 		const stale = `0123456789abcdef-${process.version}-${process.arch}-search.bin`;
 		writeFileSync(join(dir, stale), "old", { mode: 0o600 });
+		const left = join(dir, `.${stale}.12345.tmp`);
+		writeFileSync(left, "half", { mode: 0o600 });
+		utimesSync(left, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
 		const r = await search(env);
 		expect(r.code, r.stderr).toBe(0);
 		expect(readdirSync(dir)).toEqual([`${buildId()}-${process.version}-${process.arch}-search.bin`]);
