@@ -2,13 +2,14 @@
 // (dist/extension.js) into one file in its place: a process that loads a hundred small modules pays Node's resolution
 // and loading of each (and Pi loads an extension's modules one by one through jiti), which was most of a whole
 // `search` process and most of the extension's share of Pi's start (docs/benchmarks.md, "Where the time goes"). The
-// program is one script so that the launcher (src/cli/launch.ts) can keep V8's compiled code of it between runs;
+// program is one script so that the launcher (src/cli/launch.cts) can keep V8's compiled code of it between runs;
 // esbuild still initialises a module reached by a dynamic import only when it is imported, so each command runs only
-// its own part. Packages stay outside (Pi gives the extension its own pi-tui and typebox), except in the program, which
-// carries the small pure-JavaScript ones it loads on every run. Each module's `import.meta.url` is rewritten to the URL
-// of its own file in dist/, so paths found from it (migrations, package.json, worker entry points, the driver's
-// require) are what they are unbundled. Each worker thread's entry (src/ingest/worker-bootstrap.mjs names them) is
-// bundled in its place too: a thread loads its entry's whole module graph, and Pi's catch-up worker took 30–50 ms less
+// its own part. The program carries every package it uses; the extension carries all but Pi's TUI helpers, the
+// driver's addon and a migration's reader (EXTENSION_EXTERNAL); better-sqlite3's JavaScript is also made one file of
+// its own for the compiled modules. Each module's `import.meta.url` is rewritten to the URL of its own file in dist/,
+// so paths found from it (migrations, package.json, worker entry points, the driver's require) are what they are
+// unbundled. Each worker thread's entry (src/ingest/worker-bootstrap.mjs names them) is bundled in its place too, its
+// packages left to Node: a thread loads its entry's whole module graph, and Pi's catch-up worker took 30–50 ms less
 // CPU to start from one file. Run by ensure-built.mjs after tsc; without esbuild (a production install) nothing is
 // bundled.
 import { createHash } from "node:crypto";
@@ -120,9 +121,11 @@ function withoutHasherAwait() {
 }
 
 /**
- * Packages the extension leaves to its host: Pi gives it its own pi-tui and typebox (types of Pi's packages are
- * erased), and the driver's addon and a migration's reader load only on demand. It carries the rest: proper-lockfile
- * and its three packages were 10 ms of Pi's start on Node 22 (resolved and compiled file by file).
+ * Packages the extension leaves to its host: Pi's TUI width helpers (Pi 1.x maps the name to its own copy; other
+ * names of Pi's packages are types, erased), and the driver's addon and a migration's reader, loaded only on demand.
+ * It carries the rest (docs/extension.md): TypeBox, which Pi 1.x's native import of the extension otherwise loaded as
+ * a second copy of ~370 modules at every start, and proper-lockfile and its three packages, 10 ms of Pi's start on
+ * Node 22 resolved and compiled file by file.
  */
 const EXTENSION_EXTERNAL = ["@earendil-works/*", "@mariozechner/*", "better-sqlite3", "drizzle-orm", "drizzle-orm/*"];
 
