@@ -6,7 +6,19 @@
  * files. Runs the built package (dist/).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readlinkSync,
+	readSync,
+	symlinkSync,
+	unlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../corpus/generate.js";
@@ -167,6 +179,9 @@ async function pi1xStartup(ctx: BenchContext): Promise<FigureRow> {
 	const pairs = ctx.quick ? 3 : 10;
 	const { dir, agentDir, tmp } = piDirs(ctx, "startup-1x");
 	const sessions = join(agentDir, "sessions");
+	// The link is the large corpus's (a run on the other corpus left it pointing there: Pi then caught up 10,000
+	// files of the wrong corpus into this one's index, and the figure measured that catch-up).
+	if (existsSync(sessions) && readlinkSync(sessions) !== ctx.large.sessionsDir) unlinkSync(sessions);
 	if (!existsSync(sessions)) symlinkSync(ctx.large.sessionsDir, sessions);
 	const indexDir = await indexFor(ctx, "large");
 	writeFileSync(join(agentDir, "event-index.json"), JSON.stringify({ indexDir, authorization: { allRoots: true } }));
@@ -203,7 +218,9 @@ async function indexFor(ctx: BenchContext, tag: "small" | "large"): Promise<stri
 	const built = ctx.indexDirs[tag];
 	if (built) return built;
 	const m = tag === "small" ? ctx.small : ctx.large;
-	const dir = join(ctx.workDir, `startup-index-${tag}-${m.sessions}`);
+	// Named for the corpus's folder too: the generated corpus and --large-agent's have the same number of sessions.
+	const corpus = createHash("sha256").update(m.agentDir).digest("hex").slice(0, 8);
+	const dir = join(ctx.workDir, `startup-index-${tag}-${m.sessions}-${corpus}`);
 	ctx.log(`startup: indexing ${scaleLabel(m)} into ${dir}`);
 	const r = await timed(
 		[process.execPath, BIN, "reindex", "--agent-dir", m.agentDir, "--index-dir", dir],
