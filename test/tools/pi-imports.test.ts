@@ -31,4 +31,15 @@ describe("the compiled extension's imports of Pi", () => {
 		}
 		expect(found.sort()).toEqual(["extension.js @earendil-works/pi-tui", "tools/tui-width.js @earendil-works/pi-tui"]);
 	});
+
+	it("imports no other package: TypeBox, proper-lockfile and xxhash-wasm are carried in the file", () => {
+		// Pi 1.x imports the file natively, where its aliases do not apply: an imported `typebox` was a second TypeBox
+		// of ~370 modules at every start (docs/extension.md).
+		const source = readFileSync(join(REPO_ROOT, "dist", "extension.js"), "utf8");
+		// Import statements (a line of their own in esbuild's output) and dynamic imports, not text that reads alike.
+		const bare = [...source.matchAll(/^import\s[^;]*?\sfrom\s+"([^"]+)";$|\bimport\(\s*"([^"]+)"\s*\)/gm)]
+			.map((m) => m[1] ?? m[2])
+			.filter((s) => !s.startsWith(".") && !s.startsWith("node:"));
+		expect([...new Set(bare)].sort()).toEqual(["@earendil-works/pi-tui", "drizzle-orm/migrator"]);
+	});
 });
