@@ -20,8 +20,15 @@ const MAX_CACHE_FILES = 16;
 /** Where the caches live, and whether they may be used: a private folder of this user, or none. */
 function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 	if (env.PI_EVENT_INDEX_CODE_CACHE === "0" || env.NODE_DISABLE_COMPILE_CACHE === "1") return undefined;
-	const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
-	return path.join(base, "pi-event-index");
+	try {
+		// A relative XDG_CACHE_HOME is ignored, as the XDG base directory spec asks.
+		const xdg = env.XDG_CACHE_HOME;
+		const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), ".cache");
+		return path.join(base, "pi-event-index");
+	} catch {
+		// No home to be found (os.homedir throws without HOME or a passwd entry): the program runs without a cache.
+		return undefined;
+	}
 }
 
 /**

@@ -126,6 +126,20 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("the code cache", () => {
 		expect(readdirSync(dir)).toEqual([]);
 	});
 
+	it("a relative XDG_CACHE_HOME is ignored: the cache goes to ~/.cache", async () => {
+		const ownHome = join(base, "home-relative");
+		const cwd = join(base, "cwd-relative");
+		mkdirSync(ownHome);
+		mkdirSync(cwd);
+		const r = await cli(["search", "kaboom", "--no-sync", "--json", ...g], {
+			env: hermeticEnv(ownHome, { XDG_CACHE_HOME: "relative-cache" }),
+			cwd,
+		});
+		expect(r.code, r.stderr).toBe(0);
+		expect(readdirSync(cwd)).toEqual([]);
+		expect(readdirSync(join(ownHome, ".cache", "pi-event-index"))).toHaveLength(1);
+	});
+
 	it("is off with PI_EVENT_INDEX_CODE_CACHE=0", async () => {
 		const { env, dir } = cacheHome("off");
 		const r = await search({ ...env, PI_EVENT_INDEX_CODE_CACHE: "0" });
