@@ -4,8 +4,8 @@
 // `search` process and most of the extension's share of Pi's start (docs/benchmarks.md, "Where the time goes"). The
 // program is one script so that the launcher (src/cli/launch.cts) can keep V8's compiled code of it between runs;
 // esbuild still initialises a module reached by a dynamic import only when it is imported, so each command runs only
-// its own part. The program carries every package it uses; the extension carries all but Pi's TUI helpers, the
-// driver's addon and a migration's reader (EXTENSION_EXTERNAL); better-sqlite3's JavaScript is also made one file of
+// its own part. The program carries every package it uses; the extension carries all but the driver's addon and a
+// migration's reader (EXTENSION_EXTERNAL); better-sqlite3's JavaScript is also made one file of
 // its own for the compiled modules. Each module's `import.meta.url` is rewritten to the URL of its own file in dist/,
 // so paths found from it (migrations, package.json, worker entry points, the driver's require) are what they are
 // unbundled. Each worker thread's entry (src/ingest/worker-bootstrap.mjs names them) is bundled in its place too, its
@@ -48,7 +48,11 @@ export async function bundleCli(root) {
 	const dist = join(root, "dist");
 	await oneFileBetterSqlite3(esbuild, root, dist);
 	await buildProgram(esbuild, dist);
-	await bundleInPlace(esbuild, join(dist, "extension.js"), dist, { external: EXTENSION_EXTERNAL });
+	await bundleInPlace(esbuild, join(dist, "extension.js"), dist, {
+		external: EXTENSION_EXTERNAL,
+		// pi-tui's width helpers alone (its utils.js and one package), not its 309 KB of components.
+		alias: { "@earendil-works/pi-tui": join(root, "node_modules", "@earendil-works", "pi-tui", "dist", "utils.js") },
+	});
 	// After the program and the extension, which import none of these (types only).
 	for (const entry of WORKER_ENTRIES)
 		await bundleInPlace(esbuild, join(dist, "ingest", `${entry}.js`), join(dist, "ingest"));
@@ -121,13 +125,13 @@ function withoutHasherAwait() {
 }
 
 /**
- * Packages the extension leaves to its host: Pi's TUI width helpers (Pi 1.x maps the name to its own copy; other
- * names of Pi's packages are types, erased), and the driver's addon and a migration's reader, loaded only on demand.
- * It carries the rest (docs/extension.md): TypeBox, which Pi 1.x's native import of the extension otherwise loaded as
- * a second copy of ~370 modules at every start, and proper-lockfile and its three packages, 10 ms of Pi's start on
- * Node 22 resolved and compiled file by file.
+ * Packages the extension leaves to Node: the driver's addon and a migration's reader, loaded only on demand (Pi 0.73's
+ * names are types, erased). It carries the rest (docs/extension.md): TypeBox, which Pi 1.x's native import of the
+ * extension otherwise loaded as a second copy of ~370 modules at every start; pi-tui's width helpers (its utils.js
+ * alone: all of pi-tui is 309 KB), which `pi install` does not put beside the extension; proper-lockfile and its three
+ * packages, 10 ms of Pi's start on Node 22 resolved and compiled file by file.
  */
-const EXTENSION_EXTERNAL = ["@earendil-works/*", "@mariozechner/*", "better-sqlite3", "drizzle-orm", "drizzle-orm/*"];
+const EXTENSION_EXTERNAL = ["@mariozechner/*", "better-sqlite3", "drizzle-orm", "drizzle-orm/*"];
 
 /**
  * A carried CommonJS package requires Node's built-in modules; an ES module has no `require` (esbuild's shim throws
@@ -137,7 +141,7 @@ const CARRIED_REQUIRE = `import { createRequire as __carriedCreateRequire } from
 var require = __carriedCreateRequire(import.meta.url);`;
 
 /** Bundles one compiled entry over itself: one file to load, its packages (or only `external`) left to Node. */
-async function bundleInPlace(esbuild, file, dir, { external } = {}) {
+async function bundleInPlace(esbuild, file, dir, { external, alias } = {}) {
 	await esbuild.build({
 		entryPoints: [file],
 		outfile: file,
@@ -147,6 +151,7 @@ async function bundleInPlace(esbuild, file, dir, { external } = {}) {
 		platform: "node",
 		target: "node20",
 		...(external ? { external, banner: { js: CARRIED_REQUIRE } } : { packages: "external" }),
+		...(alias ? { alias } : {}),
 		logLevel: "error",
 		plugins: [ownUrls(dir)],
 	});

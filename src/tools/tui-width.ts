@@ -1,8 +1,10 @@
 /**
- * Pi's terminal width helpers (ANSI- and wide-character-aware), by Pi 1.x's package name: Pi 1.x's loader maps it to
- * its own copy in every mode (npm on Node, `bun cli.js`, the compiled binary), so no legacy name is needed. Pi 0.73
- * knows only `@mariozechner/pi-tui`: under it the name resolves to this package's own dev copy of Pi 1.x's pi-tui
- * (installed by `npm ci`), whose three pure functions behave the same (README, "Install into Pi").
+ * Pi's terminal width helpers (ANSI- and wide-character-aware), by Pi 1.x's package name. The extension's one file
+ * carries them (scripts/bundle-cli.mjs takes them from the pi-tui this package builds with, `dist/utils.js` and its
+ * one package): Pi imports that file natively, where its loader's aliases do not apply, and `pi install` leaves
+ * peers out, so a named pi-tui did not resolve there and sent Pi to jiti's slower fallback (docs/extension.md). The
+ * three functions are pure: a copy behaves as Pi's own, under Pi 1.x and 0.73 alike. The compiled modules, which
+ * tests and the CLI run, still import the package by name.
  */
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 
