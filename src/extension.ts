@@ -42,6 +42,15 @@ function safely(fn: () => void): void {
 	}
 }
 
+/** Whether `ctx` can show anything now: false without a UI, and once Pi has made it stale (its getters throw then). */
+function canShow(ctx: ExtensionContext): boolean {
+	try {
+		return ctx.hasUI;
+	} catch {
+		return false;
+	}
+}
+
 export default function eventIndexExtension(pi: ExtensionAPI): void {
 	let runtime: IndexRuntime | undefined;
 	const runs = new AgentRuns();
@@ -76,7 +85,7 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 	pi.on("session_shutdown", async (_event, ctx) => {
 		const closing = runtime;
 		runtime = undefined;
-		if (ctx.hasUI) safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
+		if (canShow(ctx)) safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
 		// Pi may still be writing the run's last entry (agent-runs.ts).
 		await runs.whenIdle(AGENT_END_WAIT_MS);
 		// Lines written after the last turn (and a turn_end sync that gave up on another writer's lock) go in now.
@@ -94,7 +103,7 @@ export default function eventIndexExtension(pi: ExtensionAPI): void {
 function showProblems(ctx: ExtensionContext, problems: string[], kind: "config" | "off" = "config"): void {
 	const shown = shownProblems();
 	const fresh = problems.filter((p) => !shown.has(p));
-	if (fresh.length === 0 || !ctx.hasUI) return;
+	if (fresh.length === 0 || !canShow(ctx)) return;
 	for (const p of fresh) shown.add(p);
 	const title = kind === "config" ? "event index configuration problems (defaults used)" : "event index off";
 	safely(() => ctx.ui.notify(`${title}:\n${fresh.map((p) => `- ${p}`).join("\n")}`, "warning"));
@@ -104,7 +113,7 @@ function showProblems(ctx: ExtensionContext, problems: string[], kind: "config" 
 function progressReporter(ctx: ExtensionContext): (p: CatchUpProgress | undefined) => void {
 	let last = 0;
 	return (p) => {
-		if (!ctx.hasUI) return;
+		if (!canShow(ctx)) return;
 		if (p === undefined) {
 			safely(() => ctx.ui.setStatus(STATUS_KEY, undefined));
 			return;

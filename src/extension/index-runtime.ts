@@ -197,7 +197,8 @@ export class IndexRuntime {
 		if (!this.catchUpPromise) {
 			this.catchUpPromise = index.manager.startCatchUp().then((outcome) => {
 				this.catchUpPromise = undefined;
-				this.options.onProgress?.(undefined);
+				// A run that ends after close (its worker ended then) reports to no one: Pi's context may be stale.
+				if (!this.closed) this.options.onProgress?.(undefined);
 				if (outcome.kind === "failed") this.log("warn", "catch_up_failed", { error: outcome.error });
 				else if (outcome.kind === "skipped")
 					this.log("info", "catch_up", { outcome: outcome.kind, reason: outcome.reason });
@@ -246,7 +247,7 @@ export class IndexRuntime {
 		const index = await this.ready();
 		// Runs in the index worker thread, like catch-up: a rebuild of a large corpus must not stall Pi.
 		const outcome = await index.manager.startRebuild(this.sessionFile ? [this.sessionFile] : []);
-		this.options.onProgress?.(undefined);
+		if (!this.closed) this.options.onProgress?.(undefined);
 		this.log(outcome.kind === "failed" ? "warn" : "info", "rebuild", { outcome: outcome.kind });
 		return outcome;
 	}
