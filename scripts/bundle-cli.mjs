@@ -14,6 +14,7 @@
 // bundled.
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -64,7 +65,6 @@ export async function bundleCli(root) {
  * dist/store/better-sqlite3.cjs (src/store/better-sqlite3-module.ts requires it). Its addon stays where it is.
  */
 async function oneFileBetterSqlite3(esbuild, root, dist) {
-	const { createRequire } = await import("node:module");
 	await esbuild.build({
 		entryPoints: [createRequire(join(root, "package.json")).resolve("better-sqlite3")],
 		outfile: join(dist, "store", "better-sqlite3.cjs"),

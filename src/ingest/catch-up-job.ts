@@ -14,7 +14,7 @@ import { heldByLiveProcess, lockHolderInfo } from "../store/lock-holder.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
-import { emptyCatchUpResult, inWorkspaceOf, type PassPlan, planIsEmpty, planPass } from "./catch-up-plan.js";
+import { inWorkspaceOf, nothingDone, type PassPlan, planIsEmpty, planPass } from "./catch-up-plan.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { Forgotten } from "./forgotten.js";
 import { CATCH_UP_LOCK } from "./lock-names.js";
@@ -181,6 +181,13 @@ export function catchUpOptions(job: CatchUpJob, hooks: JobHooks, locks: LockHand
 	};
 }
 
+/** A pass that found nothing to do: it reports so once (done 0 of 0) and is done. */
+function reportedIdle(hooks: JobHooks): CatchUpOutcome {
+	const idle = nothingDone();
+	hooks.onProgress?.(idle.result);
+	return idle;
+}
+
 /** A plan of the pass made before the lock (catch-up-plan.ts), on the generation it names. */
 export interface PlannedPass {
 	generation: string;
@@ -224,9 +231,7 @@ export async function runCatchUpJob(
 				const fresh = plan ?? (job.checkStore ? undefined : planPass(store.db, options));
 				if (plan === undefined && fresh !== undefined && store.fresh !== "corrupt" && planIsEmpty(store.db, fresh)) {
 					store.close();
-					const result = emptyCatchUpResult(0);
-					hooks.onProgress?.(result);
-					return { kind: "done", result };
+					return reportedIdle(hooks);
 				}
 				const result = await catchUp(store.db, options, fresh);
 				settlePass(store.db);
@@ -271,14 +276,9 @@ export async function runPlannedCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}
 	let planned: PlannedPass | undefined;
 	try {
 		hooks.planning?.(true);
-		const forgotten = new Forgotten(job.indexDir, job.excludeWorkspaces);
-		const inWorkspace = inWorkspaceOf(job.workspaceDirs);
-		const plan = planPass(store.db, { roots: job.roots, extraFiles: job.extraFiles, inWorkspace, forgotten });
-		if (planIsEmpty(store.db, plan)) {
-			const result = emptyCatchUpResult(0);
-			hooks.onProgress?.(result);
-			return { kind: "done", result };
-		}
+		// The options the pass under the lock plans with (no lock yet to watch).
+		const plan = planPass(store.db, catchUpOptions(job, hooks, []));
+		if (planIsEmpty(store.db, plan)) return reportedIdle(hooks);
 		planned = { generation: store.generation, plan };
 	} catch {
 		// Damage or a failure while planning: the pass under the lock meets it too and handles it.
@@ -288,6 +288,6 @@ export async function runPlannedCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}
 	}
 	// A stop that came while it planned (close() ending a planning worker posts one first) is seen before the lock.
 	await new Promise<void>((r) => setImmediate(r));
-	if (hooks.shouldStop?.()) return { kind: "done", result: { ...emptyCatchUpResult(0), stopped: true } };
+	if (hooks.shouldStop?.()) return nothingDone(true);
 	return runCatchUpJob(job, hooks, planned);
 }

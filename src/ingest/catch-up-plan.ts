@@ -110,6 +110,14 @@ export function planIsEmpty(db: SqliteDb, plan: PassPlan): boolean {
 	);
 }
 
+/**
+ * The outcome of a pass that did nothing: it found nothing to do, or (`stopped`) it was ended before it began
+ * (CatchUpOutcome's "done").
+ */
+export function nothingDone(stopped = false): { kind: "done"; result: CatchUpResult } {
+	return { kind: "done", result: { ...emptyCatchUpResult(0), stopped } };
+}
+
 /** The result of a pass over `total` files before any work. */
 export function emptyCatchUpResult(total: number): CatchUpResult {
 	return {

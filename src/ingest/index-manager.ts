@@ -13,7 +13,7 @@ import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import { secretRedactionOn } from "../text/redact.js";
 import type { CatchUpJob, CatchUpOutcome, PlannedPass } from "./catch-up-job.js";
-import { emptyCatchUpResult, inWorkspaceOf, planIsEmpty, planPass } from "./catch-up-plan.js";
+import { emptyCatchUpResult, inWorkspaceOf, nothingDone, planIsEmpty, planPass } from "./catch-up-plan.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
@@ -53,11 +53,6 @@ function unavailable(failed: Extract<OpenStoreResult, { ok: false }>): Error {
 	return failed.code === "driver"
 		? new DriverLoadError(failed.error)
 		: new IndexUnavailableError(failed.error, failed.sqliteCode);
-}
-
-/** The outcome of a catch-up whose worker close() ended before it wrote anything. */
-function stoppedCatchUp(): CatchUpOutcome {
-	return { kind: "done", result: { ...emptyCatchUpResult(0), stopped: true } };
 }
 
 /** How long `unforget` waits for the write lock to index a session again (a person waits for it). */
@@ -463,7 +458,7 @@ export class IndexManager {
 				this.endable.delete(worker);
 				if (fellBack) return;
 				// Ended by close() while it only loaded or planned: a catch-up stopped, not a failure.
-				if (this.stopRequested && job.mode === "catch-up") settle(stoppedCatchUp() as T);
+				if (this.stopRequested && job.mode === "catch-up") settle(nothingDone(true) as T);
 				else failed("the index worker exited early");
 			});
 		});
