@@ -90,6 +90,28 @@ export function decodedSql(column: CodedColumn, expr: string): string {
 	return `CASE ${expr} ${whens} ELSE CAST(${expr} AS TEXT) END`;
 }
 
+/**
+ * A column read through one JSON text (query/db.ts allViaJson): the SQL of its stored value and what makes that value
+ * the row's. Decoding there instead of in a CASE per row saves about 0.7 µs a row of the candidate join.
+ */
+export interface JsonColumn {
+	sql: string;
+	decode(value: unknown): unknown;
+}
+
+/** A stored value JSON can carry: a blob (numeric-looking text kept as bytes) read as its text. */
+function jsonSafeSql(expr: string): string {
+	return `iif(typeof(${expr}) = 'blob', CAST(${expr} AS TEXT), ${expr})`;
+}
+
+/** The coded column `expr` read as JSON: decodedSql's text, decoded from the code by decodeCode's rule. */
+export function codedJsonColumn(column: CodedColumn, expr: string): JsonColumn {
+	return {
+		sql: jsonSafeSql(expr),
+		decode: (value) => (typeof value === "number" ? (CODED_COLUMNS[column][value] ?? String(value)) : value),
+	};
+}
+
 /** An SQL condition: `expr` holds one of `values` (those this version has codes for; none known gives false). */
 export function inCodesSql(column: CodedColumn, expr: string, values: readonly string[]): string {
 	const codes = values.flatMap((v) => {
@@ -150,6 +172,17 @@ function digits(text: string, at: number, count: number): number {
 export function decodedTimestampSql(expr: string): string {
 	return `CASE WHEN typeof(${expr}) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${expr} / 1000.0, 'unixepoch')
 		ELSE CAST(${expr} AS TEXT) END`;
+}
+
+/**
+ * The timestamp `expr` read as JSON: decodedTimestampSql's text. A stored number is epoch ms that encodeTimestamp took
+ * from exactly toISOString's text, so toISOString gives that text back.
+ */
+export function timestampJsonColumn(expr: string): JsonColumn {
+	return {
+		sql: jsonSafeSql(expr),
+		decode: (value) => (typeof value === "number" ? new Date(value).toISOString() : value),
+	};
 }
 
 /**

@@ -10,11 +10,13 @@ import { DEFAULT_BUDGETS } from "../../src/config/budgets.js";
 import { BRANCH_STATES, ENTRY_TYPES, MESSAGE_ROLES, SELECTION_STATES, SEMANTIC_KINDS } from "../../src/contract.js";
 import { SourceSyncer } from "../../src/ingest/sync-source.js";
 import type { CallerContext } from "../../src/query/caller.js";
+import { allViaJson } from "../../src/query/db.js";
 import { readEvent } from "../../src/query/read.js";
 import { searchEvents } from "../../src/query/search.js";
 import {
 	CODED_COLUMNS,
 	type CodedColumn,
+	codedJsonColumn,
 	codeSql,
 	decodedSql,
 	decodedTimestampSql,
@@ -22,6 +24,7 @@ import {
 	encodeTimestamp,
 	inCodesSql,
 	timestampBoundSql,
+	timestampJsonColumn,
 } from "../../src/store/column-codes.js";
 import type { SqliteDb } from "../../src/store/driver.js";
 import { createGeneration } from "../../src/store/generations.js";
@@ -85,6 +88,44 @@ describe("column codes", () => {
 		expect(count(`v = ${codeSql("role", "toolResult")}`)).toBe(1);
 		expect(count(inCodesSql("role", "v", ["user", "toolResult"]))).toBe(2);
 		expect(count(inCodesSql("role", "v", ["narrator"]))).toBe(0);
+	});
+});
+
+describe("columns read through JSON", () => {
+	/** Every stored form of `values` in a fresh table: what the SQL decoder reads, and what the JSON column reads. */
+	function bothReads(stored: unknown[], sqlDecoder: string, json: ReturnType<typeof codedJsonColumn>) {
+		db.exec("DROP TABLE IF EXISTS j; CREATE TABLE j (id INTEGER PRIMARY KEY, v INTEGER)");
+		const put = db.prepare("INSERT INTO j (v) VALUES (?)");
+		for (const v of stored) put.run(v);
+		const bySql = db.prepare(`SELECT id, ${sqlDecoder} AS v FROM j ORDER BY id`).all();
+		return { bySql, byJson: allViaJson(db, { id: "id", v: json }, "FROM j ORDER BY id") };
+	}
+
+	it("read every coded value, an unknown one and numeric-looking bytes as the SQL decoder does", () => {
+		for (const column of Object.keys(CODED_COLUMNS) as CodedColumn[]) {
+			const values = [...CODED_COLUMNS[column], "system", "42", "", "0"];
+			const stored = [...values.map((v) => encodeCode(column, v)), null, 999];
+			const { bySql, byJson } = bothReads(stored, decodedSql(column, "v"), codedJsonColumn(column, "v"));
+			expect(byJson, column).toEqual(bySql);
+			expect(byJson.slice(0, values.length).map((r) => (r as { v: unknown }).v)).toEqual(values);
+		}
+	});
+
+	it("read timestamps, as numbers and as text or bytes, as the SQL decoder does", () => {
+		const texts = [
+			"2026-01-01T10:00:00.000Z",
+			"0000-01-01T00:00:00.000Z",
+			"9999-12-31T23:59:59.999Z",
+			"yesterday",
+			"1718000000",
+		];
+		const { bySql, byJson } = bothReads(
+			[...texts.map(encodeTimestamp), null],
+			decodedTimestampSql("v"),
+			timestampJsonColumn("v"),
+		);
+		expect(byJson).toEqual(bySql);
+		expect(byJson.slice(0, texts.length).map((r) => (r as { v: unknown }).v)).toEqual(texts);
 	});
 });
 

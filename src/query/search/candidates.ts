@@ -6,7 +6,7 @@
  */
 
 import type { BranchState, SelectionState } from "../../contract.js";
-import { decodedSql, decodedTimestampSql } from "../../store/column-codes.js";
+import { codedJsonColumn, type JsonColumn, timestampJsonColumn } from "../../store/column-codes.js";
 import { isStoreDamage } from "../../store/db.js";
 import type { SqlClause } from "../authorize.js";
 import { all, allViaJson, get, type QueryDb } from "../db.js";
@@ -63,21 +63,21 @@ export const JOIN_COLUMNS = {
 	sourceId: "f.source_id",
 	seq: "f.event_seq",
 	ord: "f.ord",
-	kind: decodedSql("kind", "f.kind"),
+	kind: codedJsonColumn("kind", "f.kind"),
 	charCount: "f.char_count",
 	fragmentToolName: "f.tool_name",
 	entryId: "e.entry_id",
-	entryType: decodedSql("entryType", "e.entry_type"),
-	role: decodedSql("role", "e.role"),
+	entryType: codedJsonColumn("entryType", "e.entry_type"),
+	role: codedJsonColumn("role", "e.role"),
 	eventToolName: "e.tool_name",
 	isError: "e.is_error",
-	timestamp: decodedTimestampSql("e.timestamp"),
-	branchState: decodedSql("branchState", "e.branch_state"),
-	selectionState: decodedSql("selectionState", "e.selection_state"),
+	timestamp: timestampJsonColumn("e.timestamp"),
+	branchState: codedJsonColumn("branchState", "e.branch_state"),
+	selectionState: codedJsonColumn("selectionState", "e.selection_state"),
 	sessionId: "s.session_id",
 	sessionName: "s.session_name",
 	cwd: "s.cwd",
-} as const satisfies Record<keyof Omit<CandidateRow, "score">, string>;
+} as const satisfies Record<keyof Omit<CandidateRow, "score">, string | JsonColumn>;
 
 // CROSS JOIN fixes the join order: from the ranked ids outwards, whatever the checks (the planner otherwise may
 // start from sources and walk every fragment of every visible session).
