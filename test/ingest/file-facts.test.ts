@@ -7,7 +7,15 @@ import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { statRegularFile } from "../../src/ingest/file-facts.js";
+import {
+	CHECKPOINT_KEY_SQL,
+	type CheckpointFacts,
+	type FileFacts,
+	factsKey,
+	matchesCheckpoint,
+	statRegularFile,
+} from "../../src/ingest/file-facts.js";
+import { createGeneration } from "../../src/store/generations.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 let dir: string;
@@ -53,5 +61,39 @@ describe("a file's facts", () => {
 		expect(statRegularFile(join(dir, "l.jsonl"))).toEqual(bigintFacts(target));
 		expect(statRegularFile(join(dir, "l.jsonl"), false)).toBeUndefined();
 		expect(statRegularFile(join(dir, "gone.jsonl"))).toBeUndefined();
+	});
+});
+
+describe("a checkpoint's key", () => {
+	it("equals the file's key exactly when the unchanged rule holds (matchesCheckpoint)", async () => {
+		const db = (await createGeneration(dir)).db;
+		try {
+			const file: FileFacts = { dev: "2049", ino: "18446744073709551615", size: 12_345, mtimeMs: 1_765_000_123_456 };
+			const rows: CheckpointFacts[] = [
+				{ ...file, syncedAt: 1 },
+				{ ...file, syncedAt: null },
+				{ ...file, syncedAt: 1, lastError: "EIO" },
+				{ ...file, syncedAt: 1, dev: "2050" },
+				{ ...file, syncedAt: 1, ino: "18446744073709551614" },
+				{ ...file, syncedAt: 1, size: 12_346 },
+				{ ...file, syncedAt: 1, mtimeMs: 1_765_000_123_457 },
+				{ ...file, syncedAt: 1, size: 0, mtimeMs: -1 },
+			];
+			const put = db.prepare(
+				"INSERT INTO sources (path, dev, ino, size, mtime_ms, synced_at, last_error) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			);
+			rows.forEach((r, i) =>
+				put.run(`/s/${i}.jsonl`, r.dev, r.ino, r.size, r.mtimeMs, r.syncedAt, r.lastError ?? null),
+			);
+			const keys = db.prepare(`SELECT ${CHECKPOINT_KEY_SQL} AS key FROM sources ORDER BY id`).all() as {
+				key: string;
+			}[];
+			for (const [i, row] of rows.entries()) {
+				expect(keys[i].key === factsKey(file), JSON.stringify(row)).toBe(matchesCheckpoint(row, file));
+				expect(keys[i].key === factsKey(row), JSON.stringify(row)).toBe(row.syncedAt !== null && !row.lastError);
+			}
+		} finally {
+			db.close();
+		}
 	});
 });
