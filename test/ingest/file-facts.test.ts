@@ -82,9 +82,8 @@ describe("a checkpoint's key", () => {
 			const put = db.prepare(
 				"INSERT INTO sources (path, dev, ino, size, mtime_ms, synced_at, last_error) VALUES (?, ?, ?, ?, ?, ?, ?)",
 			);
-			rows.forEach((r, i) =>
-				put.run(`/s/${i}.jsonl`, r.dev, r.ino, r.size, r.mtimeMs, r.syncedAt, r.lastError ?? null),
-			);
+			for (const [i, r] of rows.entries())
+				put.run(`/s/${i}.jsonl`, r.dev, r.ino, r.size, r.mtimeMs, r.syncedAt, r.lastError ?? null);
 			const keys = db.prepare(`SELECT ${CHECKPOINT_KEY_SQL} AS key FROM sources ORDER BY id`).all() as {
 				key: string;
 			}[];
