@@ -48,6 +48,16 @@ describe("the catch-up plan", () => {
 		expect(planIsEmpty(manager.store.db, p)).toBe(false);
 	});
 
+	it("regression: is empty after a pass over files whose names hold a newline, a tab, quotes and a backslash (node:sqlite cut the stored paths at a NUL)", async () => {
+		for (const name of ["odd\nname.jsonl", 'tab\tand "quotes".jsonl', "back\\slash 'é'.jsonl"]) {
+			const lines = lineFactory({ prefix: name.slice(0, 3) });
+			appendFileSync(join(folder, name), lines.header() + lines.user(`in ${name}`));
+		}
+		expect(plan().work).toHaveLength(3);
+		expect((await manager.startCatchUp()).kind).toBe("done");
+		expect(planIsEmpty(manager.store.db, plan())).toBe(true);
+	});
+
 	it("is not empty while the store's two files disagree, or the stored count of files is not discovery's", () => {
 		const db = manager.store.db;
 		const seq = db.prepare("SELECT value FROM main.meta WHERE key = 'fts_seq'").get() as { value: string };
