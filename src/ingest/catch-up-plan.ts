@@ -5,10 +5,17 @@
  * catch-up"). This module stays light: the `search` that finds nothing to do loads only it.
  */
 import type { CatchUpProgress } from "../contract.js";
+import { withoutMmap } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
 import { ledgerEven } from "../store/fts-ledger.js";
 import { knownSourcesRow } from "../store/source-counts.js";
-import { confinementOf, type DiscoveredFile, type DiscoveryRoot, discoverFiles, orderForCatchUp } from "./discover.js";
+import {
+	confinementOf,
+	type DiscoveredFile,
+	type DiscoveryRoot,
+	orderForCatchUp,
+	visitDiscoveredFiles,
+} from "./discover.js";
 import { CHECKPOINT_KEY_SQL, factsKey } from "./file-facts.js";
 import type { Forgotten } from "./forgotten.js";
 
@@ -55,61 +62,70 @@ export interface CatchUpResult extends CatchUpProgress {
 	errors: Array<{ path: string; error: string }>;
 }
 
-/** A stored source as planning reads it: its checkpoint's key (factsKey; '' when no file matches it) and confinement. */
-interface StoredCheckpoint {
-	key: string;
-	confinedTo: string | null;
-	/** Discovery found its file. */
-	found: boolean;
+/**
+ * The stored sources as planning reads them: each path's position in `keys` (its checkpoint's factsKey; '' when no
+ * file matches it) and `confinements`. Arrays and a map of numbers: no object per row to survive into the old
+ * generation while the files are stat'ed.
+ */
+interface StoredCheckpoints {
+	at: Map<string, number>;
+	keys: string[];
+	confinements: Array<string | null>;
 }
 
 /**
- * Every stored source's checkpoint, by path. SQLite writes each field of all rows as one JSON array (a text with no
- * NUL, which node:sqlite would cut short), so 10,000 rows cost three values instead of 80 (docs/benchmarks.md:
- * 36 → 23 ms).
+ * Every stored source's checkpoint. SQLite writes each field of all rows as one JSON array (a text with no NUL, which
+ * node:sqlite would cut short), so 10,000 rows cost three values instead of 80 (docs/benchmarks.md: 36 → 23 ms).
  */
-function storedCheckpoints(db: SqliteDb): Map<string, StoredCheckpoint> {
-	const row = db
-		.prepare(
-			`SELECT json_group_array(path) AS paths, json_group_array(${CHECKPOINT_KEY_SQL}) AS keys,
-				json_group_array(confined_to) AS confinements FROM sources`,
-		)
-		.get() as { paths: string; keys: string; confinements: string } | undefined;
-	const stored = new Map<string, StoredCheckpoint>();
-	if (!row) return stored;
-	const paths = JSON.parse(row.paths) as string[];
-	const keys = JSON.parse(row.keys) as string[];
-	const confinements = JSON.parse(row.confinements) as Array<string | null>;
-	for (let i = 0; i < paths.length; i++)
-		stored.set(paths[i], { key: keys[i], confinedTo: confinements[i], found: false });
-	return stored;
+function storedCheckpoints(db: SqliteDb): StoredCheckpoints {
+	const row = withoutMmap(
+		db,
+		() =>
+			db
+				.prepare(
+					`SELECT json_group_array(path) AS paths, json_group_array(${CHECKPOINT_KEY_SQL}) AS keys,
+						json_group_array(confined_to) AS confinements FROM sources`,
+				)
+				.get() as { paths: string; keys: string; confinements: string } | undefined,
+	);
+	const paths = row ? (JSON.parse(row.paths) as string[]) : [];
+	const at = new Map<string, number>();
+	for (let i = 0; i < paths.length; i++) at.set(paths[i], i);
+	return {
+		at,
+		keys: row ? (JSON.parse(row.keys) as string[]) : [],
+		confinements: row ? (JSON.parse(row.confinements) as Array<string | null>) : [],
+	};
 }
 
 /** Discovers the files and compares them with the stored checkpoints; writes nothing. */
 export function planPass(db: SqliteDb, options: PlanOptions): PassPlan {
 	const forgotten = options.forgotten?.forgottenPaths();
-	const files = discoverFiles(options.roots, options.extraFiles ?? []).filter((f) => !forgotten?.has(f.path));
 	const stored = storedCheckpoints(db);
+	const seen = new Uint8Array(stored.keys.length);
 	const work: DiscoveredFile[] = [];
 	const freed: string[] = [];
-	for (const f of files) {
-		const row = stored.get(f.path);
+	let found = 0;
+	visitDiscoveredFiles(options.roots, options.extraFiles ?? [], (f) => {
+		if (forgotten?.has(f.path)) return;
+		found++;
+		const i = stored.at.get(f.path);
 		// The sync's own unchanged rule (matchesCheckpoint, as keys), checked here without opening a transaction.
-		if (row?.key !== factsKey(f)) work.push(f);
-		if (!row) continue;
-		row.found = true;
-		if (row.confinedTo !== null && confinementOf(f.path, options.roots) === undefined) freed.push(f.path);
-	}
+		if (i === undefined || stored.keys[i] !== factsKey(f)) work.push(f);
+		if (i === undefined) return;
+		seen[i] = 1;
+		if (stored.confinements[i] !== null && confinementOf(f.path, options.roots) === undefined) freed.push(f.path);
+	});
 	const vanished: string[] = [];
-	for (const [path, row] of stored) if (!row.found) vanished.push(path);
+	for (const [path, i] of stored.at) if (!seen[i]) vanished.push(path);
 	return {
-		found: files.length,
+		found,
 		// Only the files with work are ordered (a stable sort: the same order as ordering all, then filtering).
 		work: orderForCatchUp(work, options.inWorkspace ?? (() => false)),
 		vanished,
-		stored,
+		stored: stored.at,
 		freed,
-		countChanged: knownSourcesRow(db)?.value !== String(files.length),
+		countChanged: knownSourcesRow(db)?.value !== String(found),
 	};
 }
 

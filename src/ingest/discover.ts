@@ -101,18 +101,31 @@ export function confinementOf(path: string, roots: readonly DiscoveryRoot[]): st
 
 /** Every `*.jsonl` file under the roots plus `extraFiles`, deduplicated by resolved path. */
 export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = []): DiscoveredFile[] {
+	const found: DiscoveredFile[] = [];
+	visitDiscoveredFiles(roots, extraFiles, (file) => found.push(file));
+	return found;
+}
+
+/**
+ * discoverFiles, handing each file to `visit` as soon as it is stat'ed: a caller that keeps only some (a plan keeps the
+ * changed ones) leaves the rest to die young, where a list of 10,000 survived into the old generation (GC was a
+ * quarter of a planned `search`'s CPU).
+ */
+export function visitDiscoveredFiles(
+	roots: DiscoveryRoot[],
+	extraFiles: string[],
+	visit: (file: DiscoveredFile) => void,
+): void {
 	// Path → follow a symbolic link: a listed name is taken as it is (a link is no session file of the folder, as its
 	// Dirent said), a file named on purpose through its link.
 	const paths = new Map<string, boolean>();
 	for (const root of roots) for (const f of jsonlUnder(root)) paths.set(f, false);
 	for (const f of extraFiles) paths.set(resolve(f), true);
-	const found: DiscoveredFile[] = [];
 	for (const [path, follow] of paths) {
 		// Vanished between readdir and stat, or not a regular file (a FIFO is never opened): skipped.
 		const facts = statRegularFile(path, follow);
-		if (facts) found.push({ path, ...facts });
+		if (facts) visit({ path, ...facts });
 	}
-	return found;
 }
 
 /**
