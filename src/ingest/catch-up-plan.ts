@@ -78,6 +78,7 @@ interface StoredCheckpoints {
  * node:sqlite would cut short), so 10,000 rows cost three values instead of 80 (docs/benchmarks.md: 36 → 23 ms).
  */
 function storedCheckpoints(db: SqliteDb): StoredCheckpoints {
+	// An aggregate without GROUP BY always gives one row ('[]' arrays when there are no sources).
 	const row = withoutMmap(
 		db,
 		() =>
@@ -86,15 +87,15 @@ function storedCheckpoints(db: SqliteDb): StoredCheckpoints {
 					`SELECT json_group_array(path) AS paths, json_group_array(${CHECKPOINT_KEY_SQL}) AS keys,
 						json_group_array(confined_to) AS confinements FROM sources`,
 				)
-				.get() as { paths: string; keys: string; confinements: string } | undefined,
+				.get() as { paths: string; keys: string; confinements: string },
 	);
-	const paths = row ? (JSON.parse(row.paths) as string[]) : [];
+	const paths = JSON.parse(row.paths) as string[];
 	const at = new Map<string, number>();
 	for (let i = 0; i < paths.length; i++) at.set(paths[i], i);
 	return {
 		at,
-		keys: row ? (JSON.parse(row.keys) as string[]) : [],
-		confinements: row ? (JSON.parse(row.confinements) as Array<string | null>) : [],
+		keys: JSON.parse(row.keys) as string[],
+		confinements: JSON.parse(row.confinements) as Array<string | null>,
 	};
 }
 

@@ -104,12 +104,10 @@ function jsonSafeSql(expr: string): string {
 	return `iif(typeof(${expr}) = 'blob', CAST(${expr} AS TEXT), ${expr})`;
 }
 
-/** The coded column `expr` read as JSON: decodedSql's text, decoded from the code by decodeCode's rule. */
+/** The coded column `expr` read as JSON: decodedSql's text, decoded from the code by decodeCode. */
 export function codedJsonColumn(column: CodedColumn, expr: string): JsonColumn {
-	return {
-		sql: jsonSafeSql(expr),
-		decode: (value) => (typeof value === "number" ? (CODED_COLUMNS[column][value] ?? String(value)) : value),
-	};
+	// JSON carries a code, a text (bytes were cast to it) or null: each a value decodeCode takes.
+	return { sql: jsonSafeSql(expr), decode: (value) => decodeCode(column, value as number | string | null) };
 }
 
 /** An SQL condition: `expr` holds one of `values` (those this version has codes for; none known gives false). */

@@ -23,6 +23,7 @@ import {
 	encodeCode,
 	encodeTimestamp,
 	inCodesSql,
+	type JsonColumn,
 	timestampBoundSql,
 	timestampJsonColumn,
 } from "../../src/store/column-codes.js";
@@ -93,7 +94,7 @@ describe("column codes", () => {
 
 describe("columns read through JSON", () => {
 	/** Every stored form of `values` in a fresh table: what the SQL decoder reads, and what the JSON column reads. */
-	function bothReads(stored: unknown[], sqlDecoder: string, json: ReturnType<typeof codedJsonColumn>) {
+	function bothReads(stored: unknown[], sqlDecoder: string, json: JsonColumn) {
 		db.exec("DROP TABLE IF EXISTS j; CREATE TABLE j (id INTEGER PRIMARY KEY, v INTEGER)");
 		const put = db.prepare("INSERT INTO j (v) VALUES (?)");
 		for (const v of stored) put.run(v);
