@@ -41,13 +41,13 @@ function realsExactInJson(db: QueryDb): boolean {
 }
 
 /**
- * The rows of `SELECT <columns> <rest>` (`columns`: alias → SQL expression, or a JsonColumn decoded here), built by SQLite as one JSON text of
- * positional arrays and made objects here: a driver makes each column of each row a JS value through its native
- * bindings, ≈ 7 µs for a row of 18 columns, where JSON.parse takes a fraction of that (the candidate join of a
- * search: 1.7 → 0.6 ms for 200 rows on 1 GB), and an array per row parses faster than an object that repeats every
- * alias (120 rows: 572 → 444 µs). Integer, text, null and (`reals`) real columns: a real goes through JSON only where
- * SQLite writes it with enough digits to give the same double back (3.53 does; an older one may write 15), else the
- * rows are read as usual. No blobs. Row order: as `rest` yields them.
+ * The rows of `SELECT <columns> <rest>` (`columns`: alias, an SQL identifier → SQL expression, or a JsonColumn
+ * decoded here), built by SQLite as one JSON text of positional arrays and made objects here: a driver makes each
+ * column of each row a JS value through its native bindings, ≈ 7 µs for a row of 18 columns, where JSON.parse takes a
+ * fraction of that (the candidate join of a search: 1.7 → 0.6 ms for 200 rows on 1 GB), and an array per row parses
+ * faster than an object that repeats every alias (120 rows: 572 → 444 µs). Integer, text, null and (`reals`) real
+ * columns: a real goes through JSON only where SQLite writes it with enough digits to give the same double back (3.53
+ * does; an older one may write 15), else the rows are read as usual. No blobs. Row order: as `rest` yields them.
  */
 export function allViaJson<T>(
 	db: QueryDb,
@@ -74,14 +74,38 @@ export function allViaJson<T>(
 		params,
 	);
 	if (!row) return [];
-	return (JSON.parse(row.rows) as unknown[][]).map((values) => {
-		const out: Record<string, unknown> = {};
-		for (let i = 0; i < entries.length; i++) {
-			const { alias, decode } = entries[i];
-			out[alias] = decode ? decode(values[i]) : values[i];
+	const rows = JSON.parse(row.rows) as unknown[];
+	const make = rowMaker(entries);
+	const decoders = entries.map((c) => c.decode);
+	for (let i = 0; i < rows.length; i++) rows[i] = make(rows[i] as unknown[], decoders);
+	return rows as T[];
+}
+
+/** Makes one row object of a positional array, each JsonColumn's value decoded. */
+type RowMaker = (values: unknown[], decoders: ReadonlyArray<JsonColumn["decode"] | undefined>) => unknown;
+
+/** Row makers by their columns' aliases (a decoded one starred). */
+const rowMakers = new Map<string, RowMaker>();
+
+/**
+ * A maker that builds each row as one object literal of the columns' aliases: the object is allocated with its final
+ * shape at once, where assigning aliases one by one to `{}` grows it and leaves the smaller copies as garbage (a
+ * search's 200-row join: 189 → 126 KB, 300 → 212 µs). The aliases are the callers' constant column names, never data.
+ */
+function rowMaker(entries: readonly AliasedColumn[]): RowMaker {
+	const key = entries.map((c) => (c.decode ? `*${c.alias}` : c.alias)).join(",");
+	let make = rowMakers.get(key);
+	if (make === undefined) {
+		const fields = entries.map((c, i) => `${JSON.stringify(c.alias)}: ${c.decode ? `d[${i}](v[${i}])` : `v[${i}]`}`);
+		try {
+			make = new Function("v", "d", `return { ${fields.join(", ")} };`) as RowMaker;
+		} catch {
+			// A host that forbids code from strings (--disallow-code-generation-from-strings): the same rows, slower.
+			make = (v, d) => Object.fromEntries(entries.map((c, i) => [c.alias, d[i] ? d[i](v[i]) : v[i]]));
 		}
-		return out as T;
-	});
+		rowMakers.set(key, make);
+	}
+	return make;
 }
 
 /** A column of allViaJson's, under its alias. */

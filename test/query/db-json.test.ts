@@ -49,4 +49,26 @@ describe("allViaJson", () => {
 		expect(rows.map((r) => r.score)).toEqual([0.1 + 0.2, -5.455905687118569]);
 		expect(sql.some((s) => s.includes("json_group_array"))).toBe(false);
 	});
+
+	it("decodes each call's columns by that call's decoders, even where another call had the same aliases", async () => {
+		const db = await table();
+		const upper = allViaJson<{ id: number; name: unknown }>(
+			db,
+			{ id: "id", name: { sql: "name", decode: (v) => (typeof v === "string" ? v.toUpperCase() : "none") } },
+			"FROM t ORDER BY id",
+		);
+		const tagged = allViaJson<{ id: number; name: unknown }>(
+			db,
+			{ id: "id", name: { sql: "name", decode: (v) => `<${String(v)}>` } },
+			"FROM t ORDER BY id",
+		);
+		expect(upper).toEqual([
+			{ id: 1, name: "A" },
+			{ id: 2, name: "none" },
+		]);
+		expect(tagged).toEqual([
+			{ id: 1, name: "<a>" },
+			{ id: 2, name: "<null>" },
+		]);
+	});
 });

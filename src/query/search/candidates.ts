@@ -158,7 +158,10 @@ export function findCandidates(
 			const slice = ranked.slice(next, next + size).map((r) => r.id);
 			next += slice.length;
 			for (const row of joinChecked(db, plan, slice, joined)) {
-				rows.push({ ...row, score: score.get(row.fragmentId) ?? 0 });
+				// A row of `joined` is shared with other lists, each with its own score; a fresh one is this list's alone.
+				const scored = joined === undefined ? (row as CandidateRow) : ({ ...row } as CandidateRow);
+				scored.score = score.get(row.fragmentId) ?? 0;
+				rows.push(scored);
 			}
 		}
 		rows.sort((a, b) => a.score - b.score || a.fragmentId - b.fragmentId);
