@@ -1,7 +1,8 @@
 /**
  * The ranked window of a filtered search (ranked-window.ts): however it is computed (the whole expression ranked, or
  * the filtered ids ranked by the terms alone), it holds the newest `cap` matches of the terms and the filters, in
- * the order of the weighted bm25 of the whole expression.
+ * the order of the weighted bm25 of the whole expression. Lists that share their joined rows (candidates.ts) keep
+ * their own scores.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSearchRequest } from "../../../src/contract.js";
@@ -147,5 +148,30 @@ describe("ranked window of a filtered search", () => {
 		expect(r.capped).toBe(true);
 		expect(r.sql.some((s) => OLDEST_FIRST.test(s))).toBe(true);
 		expect(r.sql.some((s) => NEWEST_FIRST.test(s))).toBe(true);
+	});
+});
+
+describe("candidate lists that share joined rows (the relaxed tier's)", () => {
+	it("regression: a later list's scores never overwrite an earlier list's rows", () => {
+		const joined = new Map();
+		const list = (query: string) => {
+			const plan = planSearch(store.db, { query }, caller);
+			return findCandidates(
+				store.db,
+				plan,
+				plan.terms.map((t) => t.match),
+				{ cap: CAP, limit: 1000, joined },
+			);
+		};
+		const scores = (rows: Array<{ fragmentId: number; score: number }>) =>
+			rows.map((r) => ({ id: r.fragmentId, score: r.score }));
+		const cobalt = list("cobalt");
+		const before = scores(cobalt.rows);
+		const zinc = list("zinc");
+		const cobaltScore = new Map(before.map((r) => [r.id, r.score]));
+		const shared = zinc.rows.filter((r) => cobaltScore.has(r.fragmentId));
+		// The two lists rank some of the same fragments, by different expressions.
+		expect(shared.some((r) => r.score !== cobaltScore.get(r.fragmentId))).toBe(true);
+		expect(scores(cobalt.rows)).toEqual(before);
 	});
 });
