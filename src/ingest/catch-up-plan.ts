@@ -8,6 +8,7 @@ import type { CatchUpProgress } from "../contract.js";
 import { withoutMmap } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
 import { ledgerEven } from "../store/fts-ledger.js";
+import { StoreDamageError } from "../store/store-damage.js";
 import { knownSourcesRow } from "../store/source-counts.js";
 import {
 	confinementOf,
@@ -79,16 +80,21 @@ interface StoredCheckpoints {
  */
 function storedCheckpoints(db: SqliteDb): StoredCheckpoints {
 	// An aggregate without GROUP BY always gives one row ('[]' arrays when there are no sources).
-	const row = withoutMmap(
-		db,
-		() =>
-			db
+	const row = withoutMmap(db, () => {
+		try {
+			return db
 				.prepare(
 					`SELECT json_group_array(path) AS paths, json_group_array(${CHECKPOINT_KEY_SQL}) AS keys,
 						json_group_array(confined_to) AS confinements FROM sources`,
 				)
-				.get() as { paths: string; keys: string; confinements: string },
-	);
+				.get() as { paths: string; keys: string; confinements: string };
+		} catch (err) {
+			// Only text and numbers are ever written to these columns: a BLOB is a damaged page read as cells.
+			if (err instanceof Error && /JSON cannot hold BLOB values/.test(err.message))
+				throw new StoreDamageError("the sources table of the store file", err.message);
+			throw err;
+		}
+	});
 	const paths = JSON.parse(row.paths) as string[];
 	const at = new Map<string, number>();
 	for (let i = 0; i < paths.length; i++) at.set(paths[i], i);

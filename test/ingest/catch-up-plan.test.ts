@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { catchUp } from "../../src/ingest/catch-up.js";
 import { planIsEmpty, planPass } from "../../src/ingest/catch-up-plan.js";
 import { IndexManager } from "../../src/ingest/index-manager.js";
+import { isStoreDamage } from "../../src/store/db.js";
 import { KNOWN_SOURCES_KEY } from "../../src/store/source-counts.js";
 import { lineFactory } from "../helpers/session-lines.js";
 import { tempDir } from "../helpers/temp-store.js";
@@ -112,6 +113,18 @@ describe("the catch-up plan", () => {
 		} finally {
 			await pi.close();
 		}
+	});
+
+	it("regression: a BLOB read from a damaged sources page is store damage, not a failed catch-up (JSON cannot hold it)", () => {
+		const db = manager.store.db;
+		db.prepare("UPDATE sources SET confined_to = x'00ff' WHERE id = (SELECT min(id) FROM sources)").run();
+		let thrown: unknown;
+		try {
+			plan();
+		} catch (err) {
+			thrown = err;
+		}
+		expect(isStoreDamage(thrown)).toBe(true);
 	});
 
 	it("takes a symbolic link in a session folder for no session file, as a listing of the folder does", () => {
