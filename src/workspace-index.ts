@@ -56,6 +56,7 @@ export async function openWorkspaceIndex(opts: WorkspaceIndexOptions): Promise<W
 		useWorker: opts.useWorker,
 		catchUpThreads: opts.catchUpThreads ?? config.catchUp.threads,
 		excludeWorkspaces: config.excludeWorkspaces,
+		idleRecheckSeconds: config.catchUp.idleFilesRecheckSeconds,
 	});
 	return {
 		manager,

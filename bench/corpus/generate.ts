@@ -7,7 +7,7 @@
  * CLI: `tsx bench/corpus/generate.ts --out <agentDir> --sessions 10 --bytes 2MB [--seed 7]`
  *      `tsx bench/corpus/generate.ts --one <file.jsonl> --bytes 100MB [--seed 7]`
  */
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, rmSync, utimesSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CORPUS_ROOT_CWD, emptyMarkerCounts, MARKERS, type MarkerCounts, type MarkerName } from "./markers.js";
@@ -776,6 +776,9 @@ export function generateCorpus(options: CorpusOptions): CorpusManifest {
 		const markerAll = i % 500 === Math.floor(n / 3) % 500;
 		fillSession(w, parent ? w.bytes + Math.min(budget, 20_000) : budget, hugeAt.get(i) ?? 0, parent ? 3 : 0, markerAll);
 		w.close();
+		// As Pi leaves a session file: modified when its last entry was written (lifecycle.md, "Idle files between full
+		// checks", tells recent files from idle ones by it).
+		utimesSync(file, new Date(w.clockMs), new Date(w.clockMs));
 		written += w.bytes;
 		for (const k of Object.keys(markers) as MarkerName[]) markers[k] += w.markers[k];
 		files.push(file);

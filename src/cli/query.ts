@@ -101,14 +101,19 @@ async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: Index
 		if (outcome.kind === "failed") coverage.note = `${coverage.note} (catch-up failed: ${outcome.error})`;
 		return coverage;
 	};
-	try {
+	// Damage met by the coverage (after a catch-up that found nothing to do) is recovered as the query's is.
+	const answer = async () => {
 		const coverage = await catchUp();
+		// Read after the catch-up: a recovered store is a new connection.
+		return fn(manager.queryDb, cliCaller(ctx), coverage);
+	};
+	try {
 		try {
-			return fn(manager.queryDb, cliCaller(ctx), coverage);
+			return await answer();
 		} catch (err) {
 			if (!(await manager.recoverFromDamage(err))) throw err;
 			hooks.progress.note("the index is damaged: moved aside; rebuilding it from the session files…");
-			return fn(manager.queryDb, cliCaller(ctx), await catchUp());
+			return await answer();
 		}
 	} finally {
 		hooks.signal.removeEventListener("abort", stop);

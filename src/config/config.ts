@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { escapeValue } from "../text/safe-text.js";
 import { BUDGET_BOUNDS, type Budgets, DEFAULT_BUDGETS } from "./budgets.js";
+import { DEFAULT_IDLE_RECHECK_SECONDS, IDLE_RECHECK_MAX_SECONDS, isIdleRecheckSeconds } from "./idle-recheck.js";
 import { expandTilde, PI_CONFIG_DIR_NAME } from "./pi-paths.js";
 import { BACKGROUND_THREADS, type CatchUpThreads, isCatchUpThreads } from "./threads.js";
 
@@ -40,6 +41,8 @@ export interface EventIndexConfigFile {
 		enabled?: boolean;
 		/** Threads of the background catch-up (default 1; `reindex` always uses 2). */
 		threads?: CatchUpThreads;
+		/** How long a check of every file is trusted for files idle an hour, in seconds (default 60; 0: never). */
+		idleFilesRecheckSeconds?: number;
 	};
 	/** Mask known secret formats in indexed and returned text (default true; only the person's own file turns it off). */
 	redactSecrets?: boolean;
@@ -55,7 +58,7 @@ export interface ResolvedConfig {
 	roots: string[];
 	authorization: { extraRoots: string[]; allRoots: boolean };
 	budgets: Budgets;
-	catchUp: { enabled: boolean; threads: CatchUpThreads };
+	catchUp: { enabled: boolean; threads: CatchUpThreads; idleFilesRecheckSeconds: number };
 	/** Secrets are masked at index time and on output (src/text/redact.ts). */
 	redactSecrets: boolean;
 	/** Workspace globs never indexed (ingest/forgotten.ts). */
@@ -100,7 +103,7 @@ const TOP_KEYS = new Set([
 	"excludeWorkspaces",
 ]);
 const AUTHORIZATION_KEYS = new Set(["extraRoots", "allRoots"]);
-const CATCH_UP_KEYS = new Set(["enabled", "threads"]);
+const CATCH_UP_KEYS = new Set(["enabled", "threads", "idleFilesRecheckSeconds"]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -289,6 +292,15 @@ function catchUpOf(c: FileCheck, value: unknown): EventIndexConfigFile["catchUp"
 		if (isCatchUpThreads(catchUp.threads)) out.threads = catchUp.threads;
 		else c.problem("catchUp.threads", `should be 1 or 2, got ${describe(catchUp.threads)}; ignored`);
 	}
+	const recheck = catchUp.idleFilesRecheckSeconds;
+	if (recheck !== undefined) {
+		if (isIdleRecheckSeconds(recheck)) out.idleFilesRecheckSeconds = recheck;
+		else
+			c.problem(
+				"catchUp.idleFilesRecheckSeconds",
+				`should be an integer from 0 to ${IDLE_RECHECK_MAX_SECONDS}, got ${describe(recheck)}; ignored`,
+			);
+	}
 	return out;
 }
 
@@ -420,7 +432,11 @@ function resolveConfig(
 				allRoots: merged.authorization?.allRoots ?? false,
 			},
 			budgets,
-			catchUp: { enabled: merged.catchUp?.enabled ?? true, threads: merged.catchUp?.threads ?? BACKGROUND_THREADS },
+			catchUp: {
+				enabled: merged.catchUp?.enabled ?? true,
+				threads: merged.catchUp?.threads ?? BACKGROUND_THREADS,
+				idleFilesRecheckSeconds: merged.catchUp?.idleFilesRecheckSeconds ?? DEFAULT_IDLE_RECHECK_SECONDS,
+			},
 			redactSecrets: merged.redactSecrets ?? true,
 			excludeWorkspaces: merged.excludeWorkspaces ?? [],
 		},

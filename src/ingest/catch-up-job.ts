@@ -14,7 +14,15 @@ import { heldByLiveProcess, lockHolderInfo } from "../store/lock-holder.js";
 import { openStore, recoverCorruptStore } from "../store/open-store.js";
 import { findStoreDamage } from "../store/store-check.js";
 import { type CatchUpOptions, type CatchUpResult, catchUp } from "./catch-up.js";
-import { inWorkspaceOf, nothingDone, type PassPlan, planIsEmpty, planPass } from "./catch-up-plan.js";
+import {
+	idleTrust,
+	inWorkspaceOf,
+	nothingDone,
+	type PassPlan,
+	planIsEmpty,
+	planPass,
+	planUnlessIdle,
+} from "./catch-up-plan.js";
 import type { DiscoveryRoot } from "./discover.js";
 import { Forgotten } from "./forgotten.js";
 import { CATCH_UP_LOCK } from "./lock-names.js";
@@ -37,6 +45,8 @@ export interface CatchUpJob {
 	checkStore?: boolean;
 	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
 	excludeWorkspaces?: string[];
+	/** How long a full check is trusted for idle files, in seconds (full-check.ts). */
+	idleRecheckSeconds?: number;
 }
 
 export type CatchUpOutcome =
@@ -277,8 +287,8 @@ export async function runPlannedCatchUpJob(job: CatchUpJob, hooks: JobHooks = {}
 	try {
 		hooks.planning?.(true);
 		// The options the pass under the lock plans with (no lock yet to watch).
-		const plan = planPass(store.db, catchUpOptions(job, hooks, []));
-		if (planIsEmpty(store.db, plan)) return reportedIdle(hooks);
+		const plan = planUnlessIdle(store.db, catchUpOptions(job, hooks, []), idleTrust(job, store.generation));
+		if (!plan) return reportedIdle(hooks);
 		planned = { generation: store.generation, plan };
 	} catch {
 		// Damage or a failure while planning: the pass under the lock meets it too and handles it.

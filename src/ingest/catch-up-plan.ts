@@ -1,15 +1,17 @@
 /**
- * What a catch-up pass has to do, as discovery and the stored checkpoints say. Planning writes nothing and takes no
- * lock, so a caller learns that the index is already up to date (every file as its complete checkpoint saw it, none
- * gone, the count unchanged) before it loads or locks anything of the writer (docs/lifecycle.md, "Discovery and
- * catch-up"). This module stays light: the `search` that finds nothing to do loads only it.
+ * What a catch-up pass has to do, as discovery and the stored checkpoints say. Planning writes nothing to the store
+ * and takes no lock, so a caller learns that the index is already up to date (every file as its complete checkpoint
+ * saw it, none gone, the count unchanged) before it loads or locks anything of the writer (docs/lifecycle.md,
+ * "Discovery and catch-up"); a plan that may end its catch-up keeps a record of its last full check beside the store
+ * (full-check.ts). This module stays light: the `search` that finds nothing to do loads only it.
  */
+import { DEFAULT_IDLE_RECHECK_SECONDS } from "../config/idle-recheck.js";
 import type { CatchUpProgress } from "../contract.js";
 import { withoutMmap } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
 import { ledgerEven } from "../store/fts-ledger.js";
-import { StoreDamageError } from "../store/store-damage.js";
 import { knownSourcesRow } from "../store/source-counts.js";
+import { StoreDamageError } from "../store/store-damage.js";
 import {
 	confinementOf,
 	type DiscoveredFile,
@@ -19,6 +21,15 @@ import {
 } from "./discover.js";
 import { CHECKPOINT_KEY_SQL, factsKey } from "./file-facts.js";
 import type { Forgotten } from "./forgotten.js";
+import {
+	FullCheckObserver,
+	fullCheckFile,
+	readFullCheck,
+	scopeOf,
+	sourcesSignature,
+	unchangedSince,
+	writeFullCheck,
+} from "./full-check.js";
 
 /** What planning needs of a pass's options. */
 export interface PlanOptions {
@@ -105,16 +116,17 @@ function storedCheckpoints(db: SqliteDb): StoredCheckpoints {
 	};
 }
 
-/** Discovers the files and compares them with the stored checkpoints; writes nothing. */
-export function planPass(db: SqliteDb, options: PlanOptions): PassPlan {
+/** Discovers the files and compares them with the stored checkpoints; writes nothing. `observer` watches it. */
+export function planPass(db: SqliteDb, options: PlanOptions, observer?: FullCheckObserver): PassPlan {
 	const forgotten = options.forgotten?.forgottenPaths();
 	const stored = storedCheckpoints(db);
 	const seen = new Uint8Array(stored.keys.length);
 	const work: DiscoveredFile[] = [];
 	const freed: string[] = [];
 	let found = 0;
-	visitDiscoveredFiles(options.roots, options.extraFiles ?? [], (f) => {
+	const visit = (f: DiscoveredFile, named: boolean) => {
 		if (forgotten?.has(f.path)) return;
+		observer?.file(f.path, f, named);
 		found++;
 		const i = stored.at.get(f.path);
 		// The sync's own unchanged rule (matchesCheckpoint, as keys), checked here without opening a transaction.
@@ -122,7 +134,8 @@ export function planPass(db: SqliteDb, options: PlanOptions): PassPlan {
 		if (i === undefined) return;
 		seen[i] = 1;
 		if (stored.confinements[i] !== null && confinementOf(f.path, options.roots) === undefined) freed.push(f.path);
-	});
+	};
+	visitDiscoveredFiles(options.roots, options.extraFiles ?? [], visit, { beforeListing: (d) => observer?.folder(d) });
 	const vanished: string[] = [];
 	for (const [path, i] of stored.at) if (!seen[i]) vanished.push(path);
 	return {
@@ -148,6 +161,48 @@ export function planIsEmpty(db: SqliteDb, plan: PassPlan): boolean {
 		!plan.countChanged &&
 		ledgerEven(db)
 	);
+}
+
+/** How a plan that may end its catch-up may trust the last full check (full-check.ts). */
+export interface IdleTrust {
+	indexDir: string;
+	/** The generation `db` is. */
+	generation: string;
+	/** How long a full check is trusted for idle files, in ms (0: every file is compared every time). */
+	trustMs: number;
+}
+
+/** A job's trust in the last full check (`idleRecheckSeconds`, default DEFAULT_IDLE_RECHECK_SECONDS). */
+export function idleTrust(job: { indexDir: string; idleRecheckSeconds?: number }, generation: string): IdleTrust {
+	return {
+		indexDir: job.indexDir,
+		generation,
+		trustMs: (job.idleRecheckSeconds ?? DEFAULT_IDLE_RECHECK_SECONDS) * 1000,
+	};
+}
+
+/**
+ * The plan of a catch-up that may end before it begins (the CLI's before an answer, Pi's at session start):
+ * undefined when it would change nothing — the last full check still holds (nothing it recorded changed, within the
+ * trust window), or a full check now finds nothing to do (and is recorded) — else the pass's plan.
+ */
+export function planUnlessIdle(db: SqliteDb, options: PlanOptions, trust: IdleTrust): PassPlan | undefined {
+	if (trust.trustMs <= 0) {
+		const plan = planPass(db, options);
+		return planIsEmpty(db, plan) ? undefined : plan;
+	}
+	const file = fullCheckFile(trust.indexDir);
+	const scope = scopeOf(options.roots, options.extraFiles ?? [], options.forgotten?.forgottenPaths());
+	const ctx = { generation: trust.generation, scope, trustMs: trust.trustMs, now: Date.now() };
+	if (ledgerEven(db) && unchangedSince(db, readFullCheck(file, scope), ctx)) return undefined;
+	const sources = sourcesSignature(db);
+	const observer = new FullCheckObserver();
+	const plan = planPass(db, options, observer);
+	if (!planIsEmpty(db, plan)) return plan;
+	// Recorded only when no writer added or removed a source while the files were compared.
+	const record = sourcesSignature(db) === sources ? observer.record(trust.generation, scope, sources) : undefined;
+	if (record) writeFullCheck(file, record);
+	return undefined;
 }
 
 /**

@@ -58,8 +58,11 @@ function entriesOf(dir: string, subfolders: boolean): { files: string[]; folders
 	return { files, folders };
 }
 
-/** Every `*.jsonl` file of a root: its own, and with `subfolders` those of every sub-folder down to MAX_ROOT_DEPTH. */
-function jsonlUnder(root: DiscoveryRoot): string[] {
+/**
+ * Every `*.jsonl` file of a root: its own, and with `subfolders` those of every sub-folder down to MAX_ROOT_DEPTH.
+ * `beforeListing` sees each folder just before it is listed (a full check records the folder's mtime then).
+ */
+function jsonlUnder(root: DiscoveryRoot, beforeListing?: (dir: string) => void): string[] {
 	const out: string[] = [];
 	// Breadth first with an explicit queue: no recursion, so no depth of tree can overflow the stack.
 	let level = [resolve(root.path)];
@@ -67,6 +70,7 @@ function jsonlUnder(root: DiscoveryRoot): string[] {
 		const next: string[] = [];
 		const deeper = root.subfolders && depth < MAX_ROOT_DEPTH;
 		for (const dir of level) {
+			beforeListing?.(dir);
 			const { files, folders } = entriesOf(dir, deeper);
 			// A loop, not a spread: a folder may hold 50,000 files, past what one call's arguments can take.
 			for (const f of files) out.push(f);
@@ -106,25 +110,32 @@ export function discoverFiles(roots: DiscoveryRoot[], extraFiles: string[] = [])
 	return found;
 }
 
+/** What a caller of visitDiscoveredFiles may watch besides the files. */
+export interface DiscoveryWatch {
+	/** Each folder, just before it is listed. */
+	beforeListing?: (dir: string) => void;
+}
+
 /**
  * discoverFiles, handing each file to `visit` as soon as it is stat'ed: a caller that keeps only some (a plan keeps the
  * changed ones) leaves the rest to die young, where a list of 10,000 survived into the old generation (GC was a
- * quarter of a planned `search`'s CPU).
+ * quarter of a planned `search`'s CPU). `named` is true for a file of `extraFiles`, followed through a link.
  */
 export function visitDiscoveredFiles(
 	roots: DiscoveryRoot[],
 	extraFiles: string[],
-	visit: (file: DiscoveredFile) => void,
+	visit: (file: DiscoveredFile, named: boolean) => void,
+	watch: DiscoveryWatch = {},
 ): void {
 	// Path → follow a symbolic link: a listed name is taken as it is (a link is no session file of the folder, as its
 	// Dirent said), a file named on purpose through its link.
 	const paths = new Map<string, boolean>();
-	for (const root of roots) for (const f of jsonlUnder(root)) paths.set(f, false);
+	for (const root of roots) for (const f of jsonlUnder(root, watch.beforeListing)) paths.set(f, false);
 	for (const f of extraFiles) paths.set(resolve(f), true);
 	for (const [path, follow] of paths) {
 		// Vanished between readdir and stat, or not a regular file (a FIFO is never opened): skipped.
 		const facts = statRegularFile(path, follow);
-		if (facts) visit({ path, ...facts });
+		if (facts) visit({ path, ...facts }, follow);
 	}
 }
 

@@ -13,7 +13,7 @@ import { type OpenStoreResult, openStore, recoverCorruptStore, type Store } from
 import { catchUpWanted, computeCoverage } from "../store/source-counts.js";
 import { secretRedactionOn } from "../text/redact.js";
 import type { CatchUpJob, CatchUpOutcome, PlannedPass } from "./catch-up-job.js";
-import { emptyCatchUpResult, inWorkspaceOf, nothingDone, planIsEmpty, planPass } from "./catch-up-plan.js";
+import { emptyCatchUpResult, idleTrust, inWorkspaceOf, nothingDone, planUnlessIdle } from "./catch-up-plan.js";
 import type { WorkerJob, WorkerMessage } from "./catch-up-worker.js";
 import { DeferredCheckpoint } from "./deferred-checkpoint.js";
 import { confinementOf, type DiscoveryRoot } from "./discover.js";
@@ -46,6 +46,8 @@ export interface IndexManagerOptions {
 	lockStaleMs?: number;
 	/** The person's `excludeWorkspaces` globs (forgotten.ts). */
 	excludeWorkspaces?: string[];
+	/** How long a full check is trusted for idle files, in seconds (full-check.ts; default DEFAULT_IDLE_RECHECK_SECONDS). */
+	idleRecheckSeconds?: number;
 }
 
 /** The error an index that cannot open throws: the driver's own when SQLite itself cannot load. */
@@ -330,6 +332,7 @@ export class IndexManager {
 			lockStaleMs: this.options.lockStaleMs,
 			threads: this.options.catchUpThreads ?? BACKGROUND_THREADS,
 			excludeWorkspaces: this.options.excludeWorkspaces,
+			idleRecheckSeconds: this.options.idleRecheckSeconds,
 		};
 	}
 
@@ -363,8 +366,9 @@ export class IndexManager {
 	/**
 	 * A catch-up run in this thread (its caller waits for it: the CLI before an answer) first plans the pass without
 	 * the catch-up lock, a second connection or the writer's modules (catch-up-plan.ts); an empty plan is done, any
-	 * other is handed to the pass, which then does not discover again. Every file is compared with its checkpoint, so
-	 * a line appended before this call is never missed. Pi's catch-up plans in its worker, as the pass there does.
+	 * other is handed to the pass, which then does not discover again. Files in use and folders are compared every
+	 * time; idle files when the last full check is older than the trust window (full-check.ts). Pi's catch-up plans in
+	 * its worker, as the pass there does.
 	 */
 	private async plan(): Promise<{ idle?: CatchUpOutcome; pass?: PlannedPass } | undefined> {
 		const started = Date.now();
@@ -373,8 +377,10 @@ export class IndexManager {
 		const { roots, extraFiles, workspaceDirs } = this.options;
 		try {
 			const inWorkspace = inWorkspaceOf(workspaceDirs ?? []);
-			const plan = planPass(store.db, { roots, extraFiles, inWorkspace, forgotten: this.forgotten });
-			if (!planIsEmpty(store.db, plan)) return { pass: { generation: store.generation, plan } };
+			const options = { roots, extraFiles, inWorkspace, forgotten: this.forgotten };
+			const trust = idleTrust(this.job(), store.generation);
+			const plan = planUnlessIdle(store.db, options, trust);
+			if (plan) return { pass: { generation: store.generation, plan } };
 		} catch {
 			// Damage or a failure while planning: the pass meets it too and handles it (a damaged store is rebuilt).
 			return undefined;

@@ -37,9 +37,29 @@ describe("loadConfig", () => {
 		);
 		expect(problems).toEqual([
 			'f.json: "authorization" should be an object { extraRoots?, allRoots? }, got the string "all"; ignored',
-			'f.json: "catchUp.thread" is not a known key (known: enabled, threads); ignored',
+			'f.json: "catchUp.thread" is not a known key (known: enabled, threads, idleFilesRecheckSeconds); ignored',
 		]);
 		expect(config).toEqual({ catchUp: { enabled: true } });
+	});
+
+	it("takes catchUp.idleFilesRecheckSeconds as whole seconds from 0 to 600, and names any other value", () => {
+		for (const seconds of [0, 60, 600]) {
+			const { config, problems } = validateConfigFile({ catchUp: { idleFilesRecheckSeconds: seconds } }, "f.json", "/");
+			expect(problems).toEqual([]);
+			expect(config).toEqual({ catchUp: { idleFilesRecheckSeconds: seconds } });
+		}
+		for (const [value, shown] of [
+			[-1, "number -1"],
+			[601, "number 601"],
+			[1.5, "number 1.5"],
+			["60", 'the string "60"'],
+		] as const) {
+			const { config, problems } = validateConfigFile({ catchUp: { idleFilesRecheckSeconds: value } }, "f.json", "/");
+			expect(problems).toEqual([
+				`f.json: "catchUp.idleFilesRecheckSeconds" should be an integer from 0 to 600, got ${shown}; ignored`,
+			]);
+			expect(config).toEqual({ catchUp: {} });
+		}
 	});
 
 	it("fills every field with defaults when no file exists", () => {
@@ -50,7 +70,7 @@ describe("loadConfig", () => {
 			roots: [],
 			authorization: { extraRoots: [], allRoots: false },
 			budgets: DEFAULT_BUDGETS,
-			catchUp: { enabled: true, threads: 1 },
+			catchUp: { enabled: true, threads: 1, idleFilesRecheckSeconds: 60 },
 			redactSecrets: true,
 			excludeWorkspaces: [],
 			loadedFiles: [],
@@ -95,7 +115,7 @@ describe("loadConfig", () => {
 		expect(config.roots).toEqual(["/archive/b"]);
 		expect(config.authorization).toEqual({ extraRoots: ["/shared"], allRoots: false });
 		expect(config.budgets).toEqual({ ...DEFAULT_BUDGETS, searchLimit: 5, snippetChars: 300 });
-		expect(config.catchUp).toEqual({ enabled: false, threads: 2 });
+		expect(config.catchUp).toEqual({ enabled: false, threads: 2, idleFilesRecheckSeconds: 60 });
 		expect(config.loadedFiles).toEqual([globalFile, projectFile]);
 	});
 
@@ -173,7 +193,7 @@ describe("loadConfig", () => {
 		expect(config.roots).toEqual([]);
 		expect(config.authorization).toEqual({ extraRoots: ["/fine"], allRoots: false });
 		expect(config.budgets).toEqual({ ...DEFAULT_BUDGETS, snippetChars: 500 });
-		expect(config.catchUp).toEqual({ enabled: false, threads: 1 });
+		expect(config.catchUp).toEqual({ enabled: false, threads: 1, idleFilesRecheckSeconds: 60 });
 		const expected = [
 			'"extra" is not a known key',
 			'"indexDir" should be a non-empty path string, got number 7',
