@@ -131,6 +131,15 @@ describe("a plan before an answer, after a full check that found nothing to do",
 		expect(planned({ roots: [...options().roots, { path: join(root, "archive"), subfolders: true }] })).toEqual([idle]);
 	});
 
+	it("a record that cannot be read is no record: every file is compared, and a new record replaces it", async () => {
+		writeFileSync(fullCheckFile(indexDir), "{not json");
+		appendToIdle();
+		expect(planned()).toEqual([idle]);
+		expect((await manager.startCatchUp()).kind).toBe("done");
+		expect(planned()).toEqual([]);
+		expect(readFullCheck(fullCheckFile(indexDir), scopeOf(options().roots, []))).toBeDefined();
+	});
+
 	it("is not trusted by another generation", () => {
 		appendToIdle();
 		expect(planned(options(), { ...trust(), generation: "another" })).toEqual([idle]);
