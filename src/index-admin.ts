@@ -9,6 +9,7 @@ import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CatchUpThreads } from "./config/threads.js";
 import type { Coverage } from "./contract.js";
+import { idleTrust, trustsFullCheck } from "./ingest/catch-up-plan.js";
 import { type DiscoveryRoot, discoverFiles } from "./ingest/discover.js";
 import { Forgotten } from "./ingest/forgotten.js";
 import { IndexUnavailableError } from "./ingest/index-unavailable.js";
@@ -115,7 +116,20 @@ export interface IndexSnapshot {
 	): Promise<VerifyReport & { limited: boolean }>;
 	/** Sessions forgotten (tombstones in force: ingest/forgotten.ts). */
 	forgottenCount(excludeWorkspaces?: string[]): number;
+	/**
+	 * True when the last check of every file in this scope proves that a catch-up would find nothing to do
+	 * (catch-up-plan.ts `trustsFullCheck`); false when it cannot tell, or a writer could not write this index.
+	 */
+	trustsFullCheck(scope: CatchUpScope): boolean;
 	close(): void;
+}
+
+/** What a catch-up of a workspace covers: its roots and named files, the person's exclusions, the trust window. */
+interface CatchUpScope {
+	roots: DiscoveryRoot[];
+	extraFiles: string[];
+	excludeWorkspaces?: string[];
+	idleRecheckSeconds?: number;
 }
 
 /**
@@ -179,6 +193,17 @@ function snapshotOf(store: Store, indexDir: string): IndexSnapshot {
 			});
 		},
 		counts: () => countRows(store),
+		trustsFullCheck({ roots, extraFiles, excludeWorkspaces, idleRecheckSeconds }) {
+			if (why !== undefined) return false;
+			try {
+				const forgotten = new Forgotten(indexDir, excludeWorkspaces);
+				const trust = idleTrust({ indexDir, idleRecheckSeconds }, store.generation);
+				return trustsFullCheck(store.db, { roots, extraFiles, forgotten }, trust);
+			} catch {
+				// Damage or anything unreadable: the catch-up decides, as it always did.
+				return false;
+			}
+		},
 		lastSyncAt() {
 			const last = store.db.prepare("SELECT max(synced_at) AS t FROM sources").get() as { t: number | null };
 			return last.t === null ? null : new Date(last.t).toISOString();

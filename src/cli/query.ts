@@ -13,7 +13,7 @@ import type {
 	EventSearchResult,
 	EventTrace,
 } from "../contract.js";
-import { isIndexDamage } from "../index-admin.js";
+import { isIndexDamage, openIndexSnapshot } from "../index-admin.js";
 import { echo } from "../query/errors.js";
 import {
 	type CallerContext,
@@ -81,7 +81,34 @@ async function answerAsIs<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<T> {
 	}
 }
 
+/**
+ * The answer from the index as it is, opened read-only, when the last check of every file proves that a catch-up
+ * would find nothing to do (lifecycle.md, "Idle files between full checks"): then nothing is opened for writing and
+ * no writer's module is loaded. Undefined when it cannot tell, or the index is damaged (the catch-up recovers it).
+ */
+async function answerIfIdle<T>(ctx: CliContext, fn: IndexQuery<T>): Promise<{ value: T } | undefined> {
+	const snapshot = await openIndexSnapshot(ctx.indexDir).catch(() => undefined);
+	if (!snapshot) return undefined;
+	try {
+		const scope = {
+			roots: ctx.roots,
+			extraFiles: ctx.extraFiles,
+			excludeWorkspaces: ctx.config.excludeWorkspaces,
+			idleRecheckSeconds: ctx.config.catchUp.idleFilesRecheckSeconds,
+		};
+		if (!snapshot.trustsFullCheck(scope)) return undefined;
+		return { value: fn(snapshot.db, cliCaller(ctx), await snapshot.coverage()) };
+	} catch (err) {
+		if (isIndexDamage(err)) return undefined;
+		throw err;
+	} finally {
+		snapshot.close();
+	}
+}
+
 async function answerCaughtUp<T>(ctx: CliContext, hooks: CommandHooks, fn: IndexQuery<T>): Promise<T> {
+	const idle = await answerIfIdle(ctx, fn);
+	if (idle) return idle.value;
 	const { DAMAGE_RECOVERED, openIndex } = await import("./reindex.js");
 	const { manager } = await openIndex(ctx);
 	// Opening may have moved a damaged generation aside already: the catch-up below rebuilds it.

@@ -182,6 +182,17 @@ export function idleTrust(job: { indexDir: string; idleRecheckSeconds?: number }
 }
 
 /**
+ * True when the last full check of `options`' scope proves a pass would change nothing (full-check.ts): within the
+ * trust window, nothing it recorded changed, and the store's two files are at the same transaction. Reads only.
+ */
+export function trustsFullCheck(db: SqliteDb, options: PlanOptions, trust: IdleTrust): boolean {
+	if (trust.trustMs <= 0) return false;
+	const scope = scopeOf(options.roots, options.extraFiles ?? [], options.forgotten?.forgottenPaths());
+	const ctx = { generation: trust.generation, scope, trustMs: trust.trustMs, now: Date.now() };
+	return ledgerEven(db) && unchangedSince(db, readFullCheck(fullCheckFile(trust.indexDir), scope), ctx);
+}
+
+/**
  * The plan of a catch-up that may end before it begins (the CLI's before an answer, Pi's at session start):
  * undefined when it would change nothing — the last full check still holds (nothing it recorded changed, within the
  * trust window), or a full check now finds nothing to do (and is recorded) — else the pass's plan.
@@ -191,10 +202,9 @@ export function planUnlessIdle(db: SqliteDb, options: PlanOptions, trust: IdleTr
 		const plan = planPass(db, options);
 		return planIsEmpty(db, plan) ? undefined : plan;
 	}
+	if (trustsFullCheck(db, options, trust)) return undefined;
 	const file = fullCheckFile(trust.indexDir);
 	const scope = scopeOf(options.roots, options.extraFiles ?? [], options.forgotten?.forgottenPaths());
-	const ctx = { generation: trust.generation, scope, trustMs: trust.trustMs, now: Date.now() };
-	if (ledgerEven(db) && unchangedSince(db, readFullCheck(file, scope), ctx)) return undefined;
 	const sources = sourcesSignature(db);
 	const observer = new FullCheckObserver();
 	const plan = planPass(db, options, observer);

@@ -12,7 +12,6 @@
  */
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { threadId } from "node:worker_threads";
 import type { SqliteDb } from "../store/driver.js";
 import { INDEX_FORMAT } from "../store/format.js";
 import type { DiscoveryRoot } from "./discover.js";
@@ -158,8 +157,8 @@ export function readFullCheck(file: string, scope: string): FullCheckRecord | un
 export function writeFullCheck(file: string, record: FullCheckRecord): void {
 	const others = readRecords(file).filter((r) => r.scope !== record.scope && r.generation === record.generation);
 	const kept = [record, ...others.sort((a, b) => b.checkedAt - a.checkedAt).slice(0, RECORDS_KEPT - 1)];
-	// Per thread: Pi's catch-up worker and its main thread are one process.
-	const temp = `${file}.${process.pid}-${threadId}.tmp`;
+	// Unique per writer: Pi's catch-up worker and its main thread are one process.
+	const temp = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
 	try {
 		writeFileSync(temp, JSON.stringify(kept));
 		renameSync(temp, file);

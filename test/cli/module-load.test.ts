@@ -5,7 +5,16 @@
  * Node's module hooks recording every module loaded: the compiled modules one by one (dist/cli/main.js: the module
  * graph decides what each command loads, in the program script too), and the launcher, which runs that script.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -108,6 +117,26 @@ describe.skipIf(CURRENT_RUNTIME !== "node")("modules a command loads", () => {
 		const verified = await modulesOf(["verify"]);
 		expect(verified.exitCode, verified.stderr).toBe(0);
 		expect(verified.modules.some((m) => m.endsWith("/dist/ingest/verify.js"))).toBe(true);
+	});
+
+	it("search within the window of a check of every file that found nothing answers from the index as it is: no manager, no writer", async () => {
+		// Folders and files older than the racy window and the hour, so the check is recorded.
+		const old = new Date(Date.now() - 2 * 3_600_000);
+		const sessions = join(agentDir, "sessions");
+		for (const ws of readdirSync(sessions)) {
+			for (const f of readdirSync(join(sessions, ws))) utimesSync(join(sessions, ws, f), old, old);
+			utimesSync(join(sessions, ws), old, old);
+		}
+		// The first syncs the files whose mtime changed, the second compares every file and finds nothing to do.
+		for (let i = 0; i < 2; i++) {
+			const checked = await modulesOf(["search", "kaboom", "--json"]);
+			expect(checked.exitCode, checked.stderr).toBe(0);
+			expect(checked.modules.some((m) => m.endsWith("/dist/ingest/index-manager.js"))).toBe(true);
+		}
+		const idle = await modulesOf(["search", "kaboom", "--json"]);
+		expect(idle.exitCode, idle.stderr).toBe(0);
+		expect(JSON.parse(idle.stdout).hits.length).toBeGreaterThan(0);
+		expect(idle.modules.filter((m) => NOT_FOR_A_READ.some((re) => re.test(m)))).toEqual([]);
 	});
 
 	it("the launcher runs the one program script: a search loads no module of dist/ one by one, and no worker", async () => {
