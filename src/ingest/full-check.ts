@@ -7,8 +7,8 @@
  * named on purpose (its facts key), and what the stored `sources` were (row count, last id, count of files). Within
  * the trust window an answer stats those folders and files only; anything different from the record sends it to
  * the full check, as before. What it does not see: a file idle for RECENT_MS that is appended to by a writer other
- * than a Pi running this extension (whose own session is synced as it writes) waits for the next full check, at most
- * the trust window away.
+ * than a Pi running this extension (which syncs its own session at each turn's end, before each tool call and at
+ * shutdown) waits for the next full check, at most the trust window away.
  */
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ import { type FileFacts, factsKey, statRegularFile } from "./file-facts.js";
 /**
  * A file written within this long before a full check counts as in use: every answer compares it. An hour covers a
  * person's pause between turns; a session idle longer is rarely appended to except by a Pi resuming it, which, with
- * this extension, syncs its own session as it writes.
+ * this extension, syncs its own session itself.
  */
 const RECENT_MS = 60 * 60_000;
 
