@@ -11,7 +11,6 @@ import { withoutMmap } from "../store/db.js";
 import type { SqliteDb } from "../store/driver.js";
 import { ledgerEven } from "../store/fts-ledger.js";
 import { knownSourcesRow } from "../store/source-counts.js";
-import { StoreDamageError } from "../store/store-damage.js";
 import {
 	confinementOf,
 	type DiscoveredFile,
@@ -91,21 +90,17 @@ interface StoredCheckpoints {
  */
 function storedCheckpoints(db: SqliteDb): StoredCheckpoints {
 	// An aggregate without GROUP BY always gives one row ('[]' arrays when there are no sources).
-	const row = withoutMmap(db, () => {
-		try {
-			return db
+	// A BLOB in these columns (a damaged page read as cells) fails the aggregate as store damage (db.ts isStoreDamage).
+	const row = withoutMmap(
+		db,
+		() =>
+			db
 				.prepare(
 					`SELECT json_group_array(path) AS paths, json_group_array(${CHECKPOINT_KEY_SQL}) AS keys,
 						json_group_array(confined_to) AS confinements FROM sources`,
 				)
-				.get() as { paths: string; keys: string; confinements: string };
-		} catch (err) {
-			// Only text and numbers are ever written to these columns: a BLOB is a damaged page read as cells.
-			if (err instanceof Error && /JSON cannot hold BLOB values/.test(err.message))
-				throw new StoreDamageError("the sources table of the store file", err.message);
-			throw err;
-		}
-	});
+				.get() as { paths: string; keys: string; confinements: string },
+	);
 	const paths = JSON.parse(row.paths) as string[];
 	const at = new Map<string, number>();
 	for (let i = 0; i < paths.length; i++) at.set(paths[i], i);

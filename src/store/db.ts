@@ -246,15 +246,16 @@ export function isCorruptionError(err: unknown): boolean {
 
 /**
  * True for errors that mean the generation is damaged beyond what a query can work around: corruption (tables,
- * FTS blobs, a packed text that cannot be unpacked, a non-database file, damage a store check found), or a table of
- * our own migrated schema gone. The answer is always the same: move the generation aside and rebuild it from the
- * session files.
+ * FTS blobs, a packed text that cannot be unpacked, a non-database file, damage a store check found), a table of
+ * our own migrated schema gone, or a BLOB where SQLite's JSON functions read stored columns (the plan's checkpoints,
+ * allViaJson's rows: columns never written as BLOBs, so one is a damaged page read as cells). The answer is always
+ * the same: move the generation aside and rebuild it from the session files.
  */
 export function isStoreDamage(err: unknown): boolean {
 	if (isCorruptionError(err) || err instanceof PackedTextError || err instanceof StoreDamageError) return true;
 	const code = sqliteErrorCode(err);
 	const message = err instanceof Error ? err.message : "";
-	return code !== undefined && /malformed|fts5: corruption|no such table/i.test(message);
+	return code !== undefined && /malformed|fts5: corruption|no such table|JSON cannot hold BLOB values/i.test(message);
 }
 
 /** The disk-full reason in plain words (SQLite's "database or disk is full" names neither which disk nor what to do). */

@@ -14,10 +14,12 @@ import {
 	readdirSync,
 	readFileSync,
 	rmSync,
+	utimesSync,
 	writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readPointer } from "../../src/store/generations.js";
 import { damageLeafPages } from "../helpers/damage.js";
@@ -137,4 +139,36 @@ describe("damaged leaf pages of one table", () => {
 			}
 		},
 	);
+});
+
+describe("a damaged sources row met inside the window of a check of every file", () => {
+	it("regression: a BLOB read from it by the answer's query is damage: moved aside and rebuilt, never SQLite's text", async () => {
+		// Files and folders idle, so the search's check of every file is recorded and the next one trusts it.
+		const dir = join(base, "idle");
+		const agent = join(dir, "agent");
+		const idleIndex = join(dir, "index");
+		makeAgentDir(agent);
+		const old = new Date(Date.now() - 2 * 3_600_000);
+		const sessions = join(agent, "sessions");
+		for (const ws of readdirSync(sessions)) {
+			for (const f of readdirSync(join(sessions, ws))) utimesSync(join(sessions, ws, f), old, old);
+			utimesSync(join(sessions, ws), old, old);
+		}
+		const flags = ["--agent-dir", agent, "--index-dir", idleIndex, "--all"];
+		const search = () => cliInProcess(["search", "--json", "kaboom", ...flags], { env });
+		expect((await cliInProcess(["reindex", ...flags], { env })).code).toBe(0);
+		expect((await search()).code).toBe(0);
+		// A page read back as cells: a value the store never writes as a BLOB comes back as one.
+		const ptr = readPointer(idleIndex);
+		if (!ptr.ok) throw new Error("no pointer");
+		const db = new Database(join(idleIndex, ptr.pointer.file));
+		db.prepare("UPDATE sources SET session_id = x'00ff' WHERE session_id = ?").run(ERRS);
+		db.close();
+		const r = await search();
+		expect(said(r), said(r)).not.toMatch(SQLITE_TEXT);
+		expect(r.code, said(r)).toBe(0);
+		// Rebuilt from the files: the damaged session's hits are back.
+		expect(json<{ hits: Array<{ sessionId: string }> }>(r).hits.map((h) => h.sessionId)).toContain(ERRS);
+		expect(readdirSync(idleIndex).filter((n) => n.includes(".corrupt-")).length).toBeGreaterThan(0);
+	});
 });
