@@ -181,8 +181,16 @@ export function idleTrust(job: { indexDir: string; idleRecheckSeconds?: number }
  * trust window, nothing it recorded changed, and the store's two files are at the same transaction. Reads only.
  */
 export function trustsFullCheck(db: SqliteDb, options: PlanOptions, trust: IdleTrust): boolean {
-	if (trust.trustMs <= 0) return false;
-	const scope = scopeOf(options.roots, options.extraFiles ?? [], options.forgotten?.forgottenPaths());
+	return trust.trustMs > 0 && recordHolds(db, planScope(options), trust);
+}
+
+/** The scope of a plan's options, as a full check records it (full-check.ts scopeOf). */
+function planScope(options: PlanOptions): string {
+	return scopeOf(options.roots, options.extraFiles ?? [], options.forgotten?.forgottenPaths());
+}
+
+/** True when the record of `scope`'s last full check holds (trustsFullCheck), the store's two files even. */
+function recordHolds(db: SqliteDb, scope: string, trust: IdleTrust): boolean {
 	const ctx = { generation: trust.generation, scope, trustMs: trust.trustMs, now: Date.now() };
 	return ledgerEven(db) && unchangedSince(db, readFullCheck(fullCheckFile(trust.indexDir), scope), ctx);
 }
@@ -197,16 +205,15 @@ export function planUnlessIdle(db: SqliteDb, options: PlanOptions, trust: IdleTr
 		const plan = planPass(db, options);
 		return planIsEmpty(db, plan) ? undefined : plan;
 	}
-	if (trustsFullCheck(db, options, trust)) return undefined;
-	const file = fullCheckFile(trust.indexDir);
-	const scope = scopeOf(options.roots, options.extraFiles ?? [], options.forgotten?.forgottenPaths());
+	const scope = planScope(options);
+	if (recordHolds(db, scope, trust)) return undefined;
 	const sources = sourcesSignature(db);
 	const observer = new FullCheckObserver();
 	const plan = planPass(db, options, observer);
 	if (!planIsEmpty(db, plan)) return plan;
 	// Recorded only when no writer added or removed a source while the files were compared.
 	const record = sourcesSignature(db) === sources ? observer.record(trust.generation, scope, sources) : undefined;
-	if (record) writeFullCheck(file, record);
+	if (record) writeFullCheck(fullCheckFile(trust.indexDir), record);
 	return undefined;
 }
 

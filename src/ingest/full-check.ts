@@ -41,7 +41,7 @@ export interface FullCheckRecord {
 	scope: string;
 	/** The stored sources then (sourcesSignature). */
 	sources: string;
-	/** Each folder listed, with folderKey. */
+	/** Each folder listed, with folderFacts' key. */
 	folders: Array<[string, string]>;
 	/** Each recent or named file, with its factsKey and 1 when it was named (stat'ed through a link), else 0. */
 	files: Array<[string, string, 0 | 1]>;
@@ -52,14 +52,15 @@ export function fullCheckFile(indexDir: string): string {
 	return join(indexDir, `full-check-f${INDEX_FORMAT}.json`);
 }
 
-/** A folder's identity and mtime as one text; "absent" when it cannot be stat'ed. */
-function folderKey(path: string): string {
+/** A folder's identity and mtime as one text (`key`; "absent" when it cannot be stat'ed), and the mtime alone. */
+function folderFacts(path: string): { key: string; mtimeMs: number } {
 	try {
 		const st = statSync(path, { throwIfNoEntry: false });
-		return st ? `${st.dev}:${st.ino}:${st.mtimeMs}` : "absent";
+		if (st) return { key: `${st.dev}:${st.ino}:${st.mtimeMs}`, mtimeMs: st.mtimeMs };
 	} catch {
-		return "absent";
+		// Unreadable: as absent.
 	}
+	return { key: "absent", mtimeMs: Number.NaN };
 }
 
 /**
@@ -98,9 +99,8 @@ export class FullCheckObserver {
 
 	/** Called before a folder is listed. */
 	folder(path: string): void {
-		const key = folderKey(path);
-		const mtime = Number(key.split(":")[2]);
-		if (mtime >= this.checkedAt - RACY_MS) this.racy = true;
+		const { key, mtimeMs } = folderFacts(path);
+		if (mtimeMs >= this.checkedAt - RACY_MS) this.racy = true;
 		this.folders.push([path, key]);
 	}
 
@@ -190,7 +190,7 @@ export function unchangedSince(db: SqliteDb, record: FullCheckRecord | undefined
 	// A clock set back makes the age negative: not trusted.
 	if (!(age >= 0 && age < ctx.trustMs)) return false;
 	if (sourcesSignature(db) !== record.sources) return false;
-	for (const [path, key] of record.folders) if (folderKey(path) !== key) return false;
+	for (const [path, key] of record.folders) if (folderFacts(path).key !== key) return false;
 	for (const [path, key, named] of record.files) {
 		const facts = statRegularFile(path, named === 1);
 		if (!facts || factsKey(facts) !== key) return false;
